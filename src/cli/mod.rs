@@ -1,0 +1,1 @@
+//! The command line (placeholder while the core is built).
