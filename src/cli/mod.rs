@@ -1,1 +1,163 @@
-//! The command line (placeholder while the core is built).
+//! The command line: argument parsing and the subcommands, thin layers over the library.
+
+mod console;
+mod engine;
+mod scores;
+
+use crate::ai::Difficulty;
+use crate::scoreboard::store::{ScoreFile, DEFAULT_FILE, PATH_VARIABLE};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub use engine::{answer, EngineOptions};
+
+/// Exit status for bad input (the same as clap's usage errors).
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// An error caused by what the user typed rather than by the machine; exits with status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "ev3-tictactoe",
+    version,
+    about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper",
+    long_about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper.\n\n\
+                  Until the robot's body is wired in, `console` plays the robot's game in this \
+                  terminal and `engine` answers positions for other programs."
+)]
+pub struct Cli {
+    /// The scoreboard file [default: scoreboard.json in the current folder]
+    #[arg(long, global = true, env = PATH_VARIABLE, value_name = "PATH")]
+    pub scores: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a game against the robot's engine in this terminal
+    Console(ConsoleArgs),
+    /// Answer positions with the robot's move, one JSON line each
+    ///
+    /// BOARD is the rows from top to bottom separated by '/', each cell X, O or '.', e.g.
+    /// X.O/.X./..O; X moves when the counts are equal, O when X has one more. Without BOARD, one
+    /// board per line is read from standard input and each line is answered in order.
+    Engine(EngineArgs),
+    /// Show the scoreboard
+    Scores {
+        /// Print the scoreboard file's JSON instead of the table
+        #[arg(long)]
+        json: bool,
+    },
+    /// Reset the scoreboard to zero, keeping the old file beside it
+    ResetScores,
+    /// Time the engine against a port of the original robot's search (takes about 10 s)
+    Bench,
+}
+
+/// The variant of the game.
+#[derive(Debug, Clone, Args)]
+pub struct VariantArgs {
+    /// Board side, from 3 to 10 [default: 3, or the size of the BOARD given]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10))]
+    pub size: Option<u8>,
+    /// Marks in a row that win, from 3 to the board side [default: the board side]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10))]
+    pub k: Option<u8>,
+}
+
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// How well the robot plays
+    #[arg(long, value_enum, default_value_t = Level::Hard)]
+    pub difficulty: Level,
+    /// Seed for every random choice, so that answers can be reproduced [default: random]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The position to answer; without it, positions are read from standard input
+    pub board: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ConsoleArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// How well the robot plays
+    #[arg(long, value_enum, default_value_t = Level::Medium)]
+    pub difficulty: Level,
+    /// Who makes the first move (and plays X)
+    #[arg(long, value_enum, default_value_t = First::Human)]
+    pub first: First,
+    /// Seed for the robot's random choices [default: random]
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// The built-in difficulty levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Level {
+    /// A random legal move every time (a win is worth 1 point)
+    Easy,
+    /// The best move half the time, a random one otherwise (2 points)
+    Medium,
+    /// Always a best move: it never loses (3 points)
+    Hard,
+}
+
+impl Level {
+    pub fn difficulty(self) -> Difficulty {
+        match self {
+            Level::Easy => Difficulty::easy(),
+            Level::Medium => Difficulty::medium(),
+            Level::Hard => Difficulty::hard(),
+        }
+    }
+}
+
+/// Who moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum First {
+    Human,
+    Robot,
+}
+
+impl Cli {
+    fn score_file(&self) -> ScoreFile {
+        ScoreFile::new(
+            self.scores
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
+        )
+    }
+}
+
+/// Runs a parsed command line. Errors of type [`BadInput`] mean exit status 2.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let score_file = cli.score_file();
+    match cli.command {
+        Command::Engine(args) => engine::run(&args),
+        Command::Console(args) => console::run(&args, &score_file),
+        Command::Scores { json } => scores::show(&score_file, json),
+        Command::ResetScores => scores::reset(&score_file),
+        Command::Bench => {
+            print!("{}", crate::bench::run().render());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A seeded generator; portable, so a seed gives the same game on the brick and on a PC.
+fn rng(seed: Option<u64>) -> rand_chacha::ChaCha8Rng {
+    use rand::SeedableRng;
+    match seed {
+        Some(seed) => rand_chacha::ChaCha8Rng::seed_from_u64(seed),
+        None => rand_chacha::ChaCha8Rng::from_os_rng(),
+    }
+}

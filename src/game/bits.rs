@@ -74,7 +74,7 @@ impl<B: CellBits> Iterator for Cells<B> {
             return None;
         }
         let cell = self.0.first();
-        self.0 = self.0 & !B::single(cell);
+        self.0 &= !B::single(cell);
         Some(cell)
     }
 }

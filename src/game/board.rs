@@ -84,7 +84,7 @@ pub enum BoardError {
         "the board is empty: give the rows from top to bottom separated by '/', e.g. X.O/.X./..O"
     )]
     Empty,
-    #[error("row {row} has {len} cells but there are {rows} rows: the board must be square")]
+    #[error("row {row} has {len} cells but the board has {rows} row{}: it must be square", if *rows == 1 { "" } else { "s" })]
     NotSquare { rows: usize, row: usize, len: usize },
     #[error("the board is {found}x{found} but the size asked for is {expected}x{expected}")]
     WrongSize { found: usize, expected: usize },
@@ -151,6 +151,15 @@ impl Board {
             return Err(BoardError::Empty);
         }
         let rows: Vec<&str> = text.split('/').collect();
+        for (row, cells) in rows.iter().enumerate() {
+            if let Some((col, ch)) = cells
+                .chars()
+                .enumerate()
+                .find(|(_, ch)| !matches!(ch, 'X' | 'x' | 'O' | 'o' | '.'))
+            {
+                return Err(BoardError::BadCharacter { ch, row, col });
+            }
+        }
         let found = rows.len();
         for (row, cells) in rows.iter().enumerate() {
             let len = cells.chars().count();
@@ -175,8 +184,7 @@ impl Board {
                 match ch {
                     'X' | 'x' => x |= bit,
                     'O' | 'o' => o |= bit,
-                    '.' => {}
-                    _ => return Err(BoardError::BadCharacter { ch, row, col }),
+                    _ => {}
                 }
             }
         }
@@ -359,7 +367,7 @@ mod tests {
         assert!(err("").contains("empty"));
         assert_eq!(
             err("X../.../.."),
-            "row 2 has 2 cells but there are 3 rows: the board must be square"
+            "row 2 has 2 cells but the board has 3 rows: it must be square"
         );
         assert_eq!(
             err("X.Z/.../..."),

@@ -1,0 +1,270 @@
+//! `ev3-tictactoe console`: the robot's game in a terminal, against the same engine and with the
+//! same scoreboard, for trying the firmware without a robot.
+
+use super::{rng, BadInput, ConsoleArgs, First};
+use crate::ai::{Difficulty, Engine};
+use crate::game::{Board, Cell, Mark, MoveError, Rules, Status};
+use crate::scoreboard::store::ScoreFile;
+use crate::scoreboard::GameResult;
+use rand::Rng;
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::time::SystemTime;
+
+/// How one console session is played.
+#[derive(Clone, Debug)]
+pub struct ConsoleSettings {
+    pub rules: Rules,
+    pub difficulty: Difficulty,
+    /// The human's mark: X moves first.
+    pub human: Mark,
+}
+
+pub(super) fn run(args: &ConsoleArgs, score_file: &ScoreFile) -> anyhow::Result<ExitCode> {
+    let size = args.variant.size.map_or(3, usize::from);
+    let k = args.variant.k.map_or(size, usize::from);
+    let rules = Rules::new(size, k).map_err(|e| BadInput(e.to_string()))?;
+    let settings = ConsoleSettings {
+        rules,
+        difficulty: args.difficulty.difficulty(),
+        human: match args.first {
+            First::Human => Mark::X,
+            First::Robot => Mark::O,
+        },
+    };
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    play_session(
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+        &settings,
+        score_file,
+        &mut rng(args.seed),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays games until the human declines another, recording each on the scoreboard.
+pub fn play_session<R: Rng>(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    settings: &ConsoleSettings,
+    score_file: &ScoreFile,
+    rng: &mut R,
+) -> anyhow::Result<()> {
+    let mut engine = Engine::new(settings.rules);
+    // Read the scoreboard before playing, so a problem with it is known before the game.
+    if let (_, Some(notice)) = score_file.load()? {
+        writeln!(out, "Note: {notice}")?;
+    }
+    loop {
+        let result = play_game(input, out, settings, &mut engine, rng)?;
+        let (recorded, scores, notice) =
+            score_file.record(&settings.difficulty, result, SystemTime::now())?;
+        if let Some(notice) = notice {
+            // Only if the file was removed or damaged during the game.
+            writeln!(out, "Note: {notice}")?;
+        }
+        let level = scores.level(&settings.difficulty.name);
+        match result {
+            GameResult::HumanWon => writeln!(
+                out,
+                "You win! +{} points: your score is {}{}.",
+                recorded.points,
+                recorded.current_score,
+                if recorded.new_high_score {
+                    format!(", a new {} high score", settings.difficulty.name)
+                } else {
+                    format!(
+                        " ({} high score {})",
+                        settings.difficulty.name, level.high_score
+                    )
+                }
+            )?,
+            GameResult::HumanLost => writeln!(out, "I win. Your score goes back to 0.")?,
+            GameResult::Draw => writeln!(out, "A draw. Your score goes back to 0.")?,
+            GameResult::Abandoned => {
+                writeln!(out, "Game abandoned. Your score goes back to 0.")?;
+                return Ok(());
+            }
+        }
+        write!(out, "Play again? [y/N] ")?;
+        out.flush()?;
+        match read_line(input)? {
+            Some(answer) if answer.trim().eq_ignore_ascii_case("y") => continue,
+            _ => return Ok(()),
+        }
+    }
+}
+
+fn play_game<R: Rng>(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    settings: &ConsoleSettings,
+    engine: &mut Engine,
+    rng: &mut R,
+) -> anyhow::Result<GameResult> {
+    let rules = settings.rules;
+    let mut board = Board::empty(rules);
+    writeln!(
+        out,
+        "{rules}, difficulty {}. You are {}{}. Type a square's number, or q to give up.",
+        settings.difficulty.name,
+        settings.human,
+        if settings.human == Mark::X {
+            " and move first"
+        } else {
+            "; I move first"
+        }
+    )?;
+    loop {
+        let mark = match board.status() {
+            Status::Won { winner, line } => {
+                write!(out, "{}", render(&board))?;
+                let cells: Vec<String> = line
+                    .iter()
+                    .map(|c| number(*c, &rules).to_string())
+                    .collect();
+                writeln!(
+                    out,
+                    "{winner} has {} in a row: {}.",
+                    line.len(),
+                    cells.join(", ")
+                )?;
+                return Ok(if winner == settings.human {
+                    GameResult::HumanWon
+                } else {
+                    GameResult::HumanLost
+                });
+            }
+            Status::Draw => {
+                write!(out, "{}", render(&board))?;
+                return Ok(GameResult::Draw);
+            }
+            Status::ToMove(mark) => mark,
+        };
+        if mark == settings.human {
+            write!(out, "{}Your move: ", render(&board))?;
+            out.flush()?;
+            let Some(line) = read_line(input)? else {
+                writeln!(out)?;
+                return Ok(GameResult::Abandoned);
+            };
+            let line = line.trim();
+            if line.eq_ignore_ascii_case("q") {
+                return Ok(GameResult::Abandoned);
+            }
+            let cell = match parse_square(line, &rules) {
+                Ok(cell) => cell,
+                Err(e) => {
+                    writeln!(out, "{e}; try again.")?;
+                    continue;
+                }
+            };
+            match board.play(cell) {
+                Ok(next) => board = next,
+                Err(MoveError::Occupied { by, .. }) => writeln!(
+                    out,
+                    "Square {} already holds an {by}; try again.",
+                    number(cell, &rules)
+                )?,
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            let (choice, _) = engine.choose(&board, &settings.difficulty, rng)?;
+            writeln!(out, "I play {}.", number(choice.cell, &rules))?;
+            board = board.play(choice.cell)?;
+        }
+    }
+}
+
+/// The board with empty squares numbered from 1 at the top left.
+pub fn render(board: &Board) -> String {
+    let rules = board.rules();
+    let n = rules.size();
+    let width = rules.cells().to_string().len();
+    let mut text = String::new();
+    for row in 0..n {
+        if row > 0 {
+            let bar = "-".repeat(width + 2);
+            text.push_str(&vec![bar; n].join("+"));
+            text.push('\n');
+        }
+        let cells: Vec<String> = (0..n)
+            .map(|col| {
+                let cell = Cell { row, col };
+                let label = board
+                    .get(cell)
+                    .map_or_else(|| number(cell, &rules).to_string(), |m| m.to_string());
+                format!(" {label:>width$} ")
+            })
+            .collect();
+        text.push_str(&cells.join("|"));
+        text.push('\n');
+    }
+    text
+}
+
+fn number(cell: Cell, rules: &Rules) -> usize {
+    cell.index(rules.size()) + 1
+}
+
+fn parse_square(text: &str, rules: &Rules) -> Result<Cell, BadInput> {
+    let last = rules.cells();
+    match text.parse::<usize>() {
+        Ok(n) if (1..=last).contains(&n) => Ok(Cell::from_index(n - 1, rules.size())),
+        _ => Err(BadInput(format!(
+            "{text:?} is not a square: type a number from 1 to {last}"
+        ))),
+    }
+}
+
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut raw = Vec::new();
+    if input.read_until(b'\n', &mut raw)? == 0 {
+        return Ok(None);
+    }
+    Ok(Some(String::from_utf8_lossy(&raw).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn the_board_numbers_its_empty_squares_from_the_top_left() {
+        let board = Board::parse("X../.O./...", None, None).unwrap();
+        assert_eq!(
+            render(&board),
+            " X | 2 | 3 \n---+---+---\n 4 | O | 6 \n---+---+---\n 7 | 8 | 9 \n"
+        );
+    }
+
+    #[test]
+    fn typos_and_taken_squares_are_refused_and_the_finished_game_is_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = ScoreFile::new(dir.path().join("scores.json"));
+        let settings = ConsoleSettings {
+            rules: Rules::classic(),
+            difficulty: Difficulty::hard(),
+            human: Mark::X,
+        };
+        // With this seed hard answers 1 with the centre; the human then blocks every threat.
+        let mut input = io::Cursor::new("x\n1\n1\n4\n3\n8\n9\nn\n");
+        let mut out = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        play_session(&mut input, &mut out, &settings, &file, &mut rng).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("\"x\" is not a square: type a number from 1 to 9; try again."));
+        assert!(
+            out.contains("Square 1 already holds an X; try again."),
+            "{out}"
+        );
+        assert!(out.contains("A draw. Your score goes back to 0."), "{out}");
+        let (scores, _) = file.load().unwrap();
+        assert_eq!(scores.level("hard").draws, 1);
+        assert_eq!(scores.current_score, 0);
+    }
+}
