@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the static EV3 binary on a Debian machine that has no rustup target for the brick:
+# Debian's own Rust (rustc-web, cargo-web) rebuilds the standard library for ARMv5TE from
+# rust-web-src (-Zbuild-std, allowed on a stable compiler by RUSTC_BOOTSTRAP=1).
+#
+#   scripts/build-ev3.sh            build target/armv5te-unknown-linux-gnueabi/release/ev3-tictactoe
+#   scripts/build-ev3.sh --install  first install the Debian packages (needs root)
+#   scripts/build-ev3.sh --test     build, then run the ARM test binaries under qemu-arm -cpu arm926
+#
+# With rustup, `rustup target add armv5te-unknown-linux-gnueabi` and a plain
+# `cargo build --release --target armv5te-unknown-linux-gnueabi` do the same (see README).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET=armv5te-unknown-linux-gnueabi
+PACKAGES=(rustc-web cargo-web rust-web-src gcc-arm-linux-gnueabi libc6-dev-armel-cross qemu-user)
+
+install=false
+test=false
+for arg in "$@"; do
+  case "$arg" in
+    --install) install=true ;;
+    --test) test=true ;;
+    *) echo "usage: $0 [--install] [--test]" >&2; exit 2 ;;
+  esac
+done
+
+if $install; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${PACKAGES[@]}"
+fi
+
+for tool in /usr/bin/cargo /usr/bin/rustc arm-linux-gnueabi-gcc; do
+  command -v "$tool" >/dev/null || {
+    echo "missing $tool: run $0 --install (as root) or apt-get install ${PACKAGES[*]}" >&2
+    exit 1
+  }
+done
+
+# Debian's cargo and rustc, never rustup's proxies, and a target folder of their own so the two
+# compilers' artefacts do not mix.
+export RUSTC=/usr/bin/rustc
+export RUSTC_BOOTSTRAP=1
+export CARGO_TARGET_DIR=target/debian
+build=(/usr/bin/cargo build --release -Zbuild-std=std,panic_abort --target "$TARGET")
+"${build[@]}"
+
+binary="$CARGO_TARGET_DIR/$TARGET/release/ev3-tictactoe"
+mkdir -p "target/$TARGET/release"
+cp "$binary" "target/$TARGET/release/ev3-tictactoe"
+echo "built target/$TARGET/release/ev3-tictactoe ($(stat -c %s "$binary") bytes)"
+
+if $test; then
+  # The library and integration tests that need no second process, under the brick's CPU.
+  # Test harnesses always unwind, so the test build's std is built with unwinding (the shipped
+  # binary above aborts on panic; one std cannot serve both).
+  CARGO_PROFILE_RELEASE_PANIC=unwind \
+  /usr/bin/cargo test --release -Zbuild-std --target "$TARGET" \
+    --lib --test hard_keeps_the_value --test hard_never_loses --test difficulty_levels \
+    --test win_detection --test scoreboard_file -- --skip the_scores_commands
+fi
