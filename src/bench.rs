@@ -8,10 +8,9 @@
 
 use crate::ai::original::{best_robot_move, robot_view};
 use crate::ai::{Difficulty, Engine, SearchLimits};
-use crate::game::{Board, Rules, Status};
+use crate::game::{open_positions, Board, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -264,22 +263,4 @@ fn format_seconds(seconds: f64) -> String {
     } else {
         format!("{:.2} us", seconds * 1e6)
     }
-}
-
-/// Every reachable position of `rules` where the game is still on.
-pub fn open_positions(rules: Rules) -> Vec<Board> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![Board::empty(rules)];
-    let mut open = Vec::new();
-    while let Some(board) = stack.pop() {
-        if !seen.insert(board) {
-            continue;
-        }
-        if let Status::ToMove(_) = board.status() {
-            open.push(board);
-            stack.extend(board.empty_cells().filter_map(|cell| board.play(cell).ok()));
-        }
-    }
-    open.sort_by_key(|b| b.to_string());
-    open
 }

@@ -2,17 +2,15 @@
 //! original robot's minimax, which searches every root move with a full window and so scores
 //! each one exactly.
 
-mod common;
-
 use ev3_tictactoe::ai::original::{robot_view, root_scores};
 use ev3_tictactoe::ai::{Engine, Outcome};
-use ev3_tictactoe::game::{Cell, Rules};
+use ev3_tictactoe::game::{open_positions, Cell, Rules};
 
 #[test]
 fn every_reachable_position_gets_exactly_the_best_moves_and_the_true_outcome() {
     let rules = Rules::classic();
     let mut engine = Engine::new(rules);
-    let positions = common::open_positions(rules);
+    let positions = open_positions(rules);
     assert_eq!(
         positions.len(),
         4520,

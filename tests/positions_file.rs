@@ -2,8 +2,7 @@
 //! with the host binary and with the EV3 binary under qemu and requires the same bytes; this test
 //! keeps the file from going stale.
 
-use ev3_tictactoe::bench::open_positions;
-use ev3_tictactoe::game::Rules;
+use ev3_tictactoe::game::{open_positions, Rules};
 
 #[test]
 fn the_positions_file_lists_every_open_3x3_position() {

@@ -13,7 +13,7 @@ mod table;
 pub use difficulty::{Choice, Difficulty, DifficultyError};
 
 use crate::game::{Board, Cell, CellBits, Mark, Rules, Status};
-use solver::{Budget, RootResult, Solver, WIN};
+use solver::{RootResult, Solver, WIN};
 use thiserror::Error;
 
 /// How much effort the engine may spend on one move.
@@ -165,15 +165,10 @@ impl Engine {
         let to_move = board.side_to_move();
         let me = board.bits(to_move);
         let opp = board.bits(to_move.other());
-        let budget = Budget {
-            exact_max_empty: self.limits.exact_max_empty,
-            exact_nodes: self.limits.exact_nodes,
-            heuristic_nodes: self.limits.heuristic_nodes,
-        };
         let result = match &mut self.solver {
-            AnySolver::Narrow(s) => run(s, me, opp, &budget),
-            AnySolver::Medium(s) => run(s, me, opp, &budget),
-            AnySolver::Wide(s) => run(s, me, opp, &budget),
+            AnySolver::Narrow(s) => run(s, me, opp, &self.limits),
+            AnySolver::Medium(s) => run(s, me, opp, &self.limits),
+            AnySolver::Wide(s) => run(s, me, opp, &self.limits),
         };
         let empty = board.empty_cells().count() as u32;
         let size = self.rules.size();
@@ -203,8 +198,13 @@ impl Engine {
     }
 }
 
-fn run<B: CellBits>(solver: &mut Solver<B>, me: u128, opp: u128, budget: &Budget) -> RootResult {
-    solver.analyse(narrow(me), narrow(opp), budget)
+fn run<B: CellBits>(
+    solver: &mut Solver<B>,
+    me: u128,
+    opp: u128,
+    limits: &SearchLimits,
+) -> RootResult {
+    solver.analyse(narrow(me), narrow(opp), limits)
 }
 
 fn narrow<B: CellBits>(cells: u128) -> B {

@@ -23,6 +23,7 @@
 //! `WIN + e`, so a faster win scores higher and a slower loss scores less badly.
 
 use super::table::{Bound, Entry, Table, SOLVED};
+use super::SearchLimits;
 use crate::game::{winning_lines, CellBits, Rules, Symmetry};
 
 /// Scores at or beyond this size are wins or losses; heuristic scores stay far below it.
@@ -31,14 +32,6 @@ const INFINITY: i32 = i32::MAX;
 const NO_MOVE: u8 = u8::MAX;
 /// The largest transposition table the brick's 64 MB can spare for it.
 const TABLE_BYTES: usize = 4 << 20;
-
-/// How the search spends its effort; see [`super::SearchLimits`] for the documented defaults.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Budget {
-    pub exact_max_empty: u32,
-    pub exact_nodes: u64,
-    pub heuristic_nodes: u64,
-}
 
 /// The outcome of a root search, in cell indices.
 #[derive(Clone, Debug)]
@@ -183,7 +176,7 @@ impl<B: CellBits> Solver<B> {
 
     /// Finds every best move for the side owning `me`, with `opp` the opponent's cells. The
     /// position must be legal and not over.
-    pub fn analyse(&mut self, me: B, opp: B, budget: &Budget) -> RootResult {
+    pub fn analyse(&mut self, me: B, opp: B, budget: &SearchLimits) -> RootResult {
         self.table.clear();
         self.nodes = 1;
         self.aborted = false;

@@ -10,8 +10,6 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub use engine::{answer, EngineOptions};
-
 /// Exit status for bad input (the same as clap's usage errors).
 pub const EXIT_BAD_INPUT: u8 = 2;
 

@@ -44,8 +44,6 @@ pub trait CellBits:
     fn first(self) -> usize;
     /// Converts from the board's `u128`; the caller guarantees the bits fit.
     fn from_u128(bits: u128) -> Self;
-    /// Widens to the board's `u128`.
-    fn to_u128(self) -> u128;
     /// Mixes the set into 64 bits for hashing.
     fn fold64(self) -> u64;
     /// The eight cells starting at `8 * chunk`, as a byte.
@@ -103,10 +101,6 @@ macro_rules! impl_cell_bits {
                 bits as Self
             }
             #[inline]
-            fn to_u128(self) -> u128 {
-                self as u128
-            }
-            #[inline]
             fn byte(self, chunk: usize) -> u8 {
                 (self >> (8 * chunk)) as u8
             }
@@ -140,6 +134,6 @@ mod tests {
     fn u128_holds_a_ten_by_ten_board() {
         let set = u128::single(99) | u128::single(64);
         assert_eq!(set.cells().collect::<Vec<_>>(), vec![64, 99]);
-        assert_eq!(u128::from_u128(set.to_u128()), set);
+        assert_eq!(u128::from_u128(set), set);
     }
 }

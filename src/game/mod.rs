@@ -6,11 +6,13 @@
 mod bits;
 mod board;
 mod lines;
+mod positions;
 mod rules;
 mod symmetry;
 
 pub use bits::{CellBits, Cells};
 pub use board::{Board, BoardError, Cell, Mark, MoveError, Status};
 pub use lines::winning_lines;
+pub use positions::open_positions;
 pub use rules::{Rules, RulesError, MAX_SIZE, MIN_SIZE};
 pub use symmetry::Symmetry;
