@@ -65,13 +65,7 @@ pub fn run() -> Report {
             .map(|board| time_original(board, "original minimax, worst position")),
     );
 
-    let mut symmetric = Engine::with_limits(
-        classic,
-        SearchLimits {
-            table_symmetry: true,
-            ..SearchLimits::for_rules(classic)
-        },
-    );
+    let mut symmetric = engine_with_table_symmetry(classic, true);
     let empty_3x3_symmetry =
         time_hard_move(&mut symmetric, &empty, "3x3, table shared by mirror images");
 
@@ -82,13 +76,7 @@ pub fn run() -> Report {
         &Board::empty(four),
         "4x4 k=4 hard move, empty board",
     );
-    let mut plain_4 = Engine::with_limits(
-        four,
-        SearchLimits {
-            table_symmetry: false,
-            ..SearchLimits::for_rules(four)
-        },
-    );
+    let mut plain_4 = engine_with_table_symmetry(four, false);
     let first_4x4_no_symmetry = time_hard_move(
         &mut plain_4,
         &Board::empty(four),
@@ -185,6 +173,17 @@ impl Report {
         }
         out
     }
+}
+
+/// An engine with the default limits but for whether mirror images share table entries.
+fn engine_with_table_symmetry(rules: Rules, on: bool) -> Engine {
+    Engine::with_limits(
+        rules,
+        SearchLimits {
+            table_symmetry: on,
+            ..SearchLimits::for_rules(rules)
+        },
+    )
 }
 
 fn time_hard_move(engine: &mut Engine, board: &Board, case: &str) -> Timing {
