@@ -136,6 +136,16 @@ impl Cli {
     }
 }
 
+/// True when `error` is a write to a reader that has gone (`ev3-tictactoe scores | head -1`):
+/// not a failure of the program, so it ends quietly.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Runs a parsed command line. Errors of type [`BadInput`] mean exit status 2.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let score_file = cli.score_file();
@@ -145,7 +155,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scores { json } => scores::show(&score_file, json),
         Command::ResetScores => scores::reset(&score_file),
         Command::Bench => {
-            print!("{}", crate::bench::run().render());
+            let report = crate::bench::run().render();
+            std::io::Write::write_all(&mut std::io::stdout().lock(), report.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
     }
