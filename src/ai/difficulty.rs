@@ -80,9 +80,11 @@ impl Difficulty {
     }
 
     /// Picks a move: with the level's probability one of `best` uniformly, otherwise one of
-    /// `legal` uniformly. Both lists must be non-empty.
+    /// `legal` uniformly. Both lists must be non-empty. A probability outside 0 to 1 counts as
+    /// the nearest bound, and one that is not a number as 0.
     pub fn choose<R: Rng + ?Sized>(&self, best: &[Cell], legal: &[Cell], rng: &mut R) -> Choice {
-        let probability = self.optimal_move_probability.clamp(0.0, 1.0);
+        let p = self.optimal_move_probability;
+        let probability = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
         let played_best = rng.random_bool(probability);
         let pool = if played_best { best } else { legal };
         Choice {
@@ -105,6 +107,19 @@ mod tests {
             Difficulty::named("expert").unwrap_err().to_string(),
             "unknown difficulty \"expert\": choose easy, medium or hard"
         );
+    }
+
+    #[test]
+    fn a_probability_out_of_range_or_not_a_number_is_bounded_not_a_panic() {
+        let best = [Cell { row: 1, col: 1 }];
+        let legal: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let level = |p| Difficulty::new("odd", p, 1);
+        for _ in 0..50 {
+            assert!(level(7.0).choose(&best, &legal, &mut rng).played_best);
+            assert!(!level(-1.0).choose(&best, &legal, &mut rng).played_best);
+            assert!(!level(f64::NAN).choose(&best, &legal, &mut rng).played_best);
+        }
     }
 
     #[test]
