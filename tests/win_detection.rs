@@ -44,7 +44,7 @@ proptest! {
         let bits = |mark| (0..n * n).filter(|&i| grid[i] == Some(mark)).fold(0u128, |b, i| b | 1 << i);
         for mark in [Mark::X, Mark::O] {
             let mine = bits(mark);
-            let by_masks = winning_lines(rules).into_iter().any(|line| mine & line == line);
+            let by_masks = winning_lines(rules).iter().copied().any(|line| mine & line == line);
             prop_assert_eq!(by_masks, naive_has_line(&grid, n, rules.in_a_row(), mark));
         }
     }

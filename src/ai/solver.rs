@@ -139,7 +139,11 @@ impl<B: CellBits> Solver<B> {
         let size = rules.size();
         let cells = rules.cells();
         assert!(cells <= B::CAPACITY, "{rules} does not fit the bit set");
-        let lines: Vec<B> = winning_lines(rules).into_iter().map(B::from_u128).collect();
+        let lines: Vec<B> = winning_lines(rules)
+            .iter()
+            .copied()
+            .map(B::from_u128)
+            .collect();
         let lines_through = |cell: usize| lines.iter().filter(|l| l.contains(cell)).count();
         let centre_distance = |cell: usize| {
             let twice = |i: usize| (2 * i).abs_diff(size - 1);

@@ -317,7 +317,8 @@ impl Board {
     fn line_of(&self, mark: Mark) -> Option<u128> {
         let mine = self.bits(mark);
         winning_lines(self.rules)
-            .into_iter()
+            .iter()
+            .copied()
             .find(|&line| line & mine == line)
     }
 }

@@ -1,9 +1,11 @@
 //! The winning lines of a variant, each as a set of cells.
 //!
 //! Both the rules (who has won, and where) and the search (threats, open lines) work on the same
-//! list, so that they can never disagree about what a win is.
+//! list, so that they can never disagree about what a win is. Each variant's list is built once,
+//! on first use, and shared: the rules ask for it on every parse and every status check.
 
-use super::Rules;
+use super::{Rules, MAX_SIZE, MIN_SIZE};
+use std::sync::OnceLock;
 
 /// The four directions a line can run in, as (row step, column step).
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
@@ -16,7 +18,14 @@ const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 /// assert_eq!(winning_lines(Rules::classic()).len(), 8);
 /// assert_eq!(winning_lines(Rules::new(4, 3).unwrap()).len(), 24);
 /// ```
-pub fn winning_lines(rules: Rules) -> Vec<u128> {
+pub fn winning_lines(rules: Rules) -> &'static [u128] {
+    const SIDES: usize = MAX_SIZE - MIN_SIZE + 1;
+    static BUILT: [OnceLock<Vec<u128>>; SIDES * SIDES] = [const { OnceLock::new() }; SIDES * SIDES];
+    let slot = (rules.size() - MIN_SIZE) * SIDES + (rules.in_a_row() - MIN_SIZE);
+    BUILT[slot].get_or_init(|| build(rules))
+}
+
+fn build(rules: Rules) -> Vec<u128> {
     let n = rules.size() as isize;
     let k = rules.in_a_row() as isize;
     let mut lines = Vec::new();

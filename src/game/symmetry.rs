@@ -74,7 +74,8 @@ mod tests {
         for n in 3..=10 {
             for k in 3..=n {
                 let lines: HashSet<u128> = winning_lines(Rules::new(n, k).unwrap())
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .collect();
                 for sym in Symmetry::ALL {
                     let image: HashSet<u128> = lines.iter().map(|&l| sym.map_set(l, n)).collect();
