@@ -7,7 +7,7 @@
 //! briefly and then timing the slowest few properly.
 
 use crate::ai::original::{best_robot_move, robot_view};
-use crate::ai::{Difficulty, Engine, SearchLimits};
+use crate::ai::{Choice, Difficulty, Engine, SearchLimits};
 use crate::game::{open_positions, Board, Rules};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -48,9 +48,7 @@ pub fn run() -> Report {
     let empty_3x3 = time_hard_move(&mut engine, &empty, "3x3 hard move, empty board");
     let empty_3x3_original = time_original(&empty, "original minimax, empty board");
 
-    let finalists = slowest(&positions, |board| {
-        time_hard_move(&mut engine, board, "").seconds
-    });
+    let finalists = slowest(&positions, |board| screen(hard_move(&mut engine, board)));
     let worst_3x3 = slowest_timing(
         finalists
             .iter()
@@ -187,23 +185,22 @@ fn engine_with_table_symmetry(rules: Rules, on: bool) -> Engine {
 }
 
 fn time_hard_move(engine: &mut Engine, board: &Board, case: &str) -> Timing {
+    Timing {
+        case: case.to_string(),
+        board: board.to_string(),
+        seconds: measure(hard_move(engine, board)),
+    }
+}
+
+/// A call that plays the hard move on `board`, for timing.
+fn hard_move<'a>(engine: &'a mut Engine, board: &'a Board) -> impl FnMut() -> Choice + 'a {
     let hard = Difficulty::hard();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let play = || {
+    move || {
         engine
             .choose(board, &hard, &mut rng)
             .expect("benchmark positions are open")
             .0
-    };
-    let seconds = if case.is_empty() {
-        screen(play)
-    } else {
-        measure(play)
-    };
-    Timing {
-        case: case.to_string(),
-        board: board.to_string(),
-        seconds,
     }
 }
 
