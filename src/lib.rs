@@ -8,5 +8,6 @@
 pub mod ai;
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod game;
 pub mod scoreboard;

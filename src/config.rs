@@ -1,0 +1,719 @@
+//! The robot's configuration: ports, motors, geometry, sensing thresholds and time limits.
+//!
+//! One JSON schema, every field defaulted, so a file needs to hold only what differs from the
+//! robot in the original report (`ev3-tictactoe config` prints the whole default file, ready to
+//! edit). All lengths are in encoder degrees of the motor that makes them, because that is what
+//! the robot measures: nothing here pretends to know millimetres.
+//!
+//! Coordinates: the columns axis carries the arm across the paper, the rows axis moves the arm
+//! along its length. Each axis's zero is where homing leaves it, a little way off its end stop,
+//! and positions grow away from that stop. The pen's zero is its top; down is positive.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The version of the config schema this program writes.
+pub const CONFIG_VERSION: u32 = 1;
+
+/// Environment variable that names the robot config file.
+pub const CONFIG_VARIABLE: &str = "EV3_TICTACTOE_CONFIG";
+
+/// The whole robot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RobotConfig {
+    /// Schema version; 1 by default.
+    pub version: u32,
+    /// The motor that moves the carriage along the columns axis (default: large motor on outC).
+    pub columns: AxisConfig,
+    /// The motor that moves the arm along the rows axis (default: large motor on outA).
+    pub rows: AxisConfig,
+    /// The pen-lift motor (default: medium motor on outB).
+    pub pen: PenConfig,
+    /// Where the grid is drawn.
+    pub board: BoardGeometry,
+    /// The colour sensor and how the board is read.
+    pub sensing: SensingConfig,
+    /// The touch sensor's port (default: in4).
+    pub touch_port: String,
+    /// Slack allowed on every motion's time limit, added to the time the motion should take
+    /// (default: 1000 ms).
+    pub motion_timeout_slack_ms: u64,
+}
+
+/// Which motor drives a joint, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MotorKind {
+    /// EV3 large motor (`lego-ev3-l-motor`): at most 1050 deg/s.
+    Large,
+    /// EV3 medium motor (`lego-ev3-m-motor`): at most 1560 deg/s.
+    Medium,
+}
+
+impl MotorKind {
+    /// The motor's top speed with no load, from LEGO's figures.
+    pub fn max_speed_deg_per_s(self) -> u32 {
+        match self {
+            MotorKind::Large => 1050,
+            MotorKind::Medium => 1560,
+        }
+    }
+
+    /// The name ev3dev's driver gives this motor.
+    pub fn driver_name(self) -> &'static str {
+        match self {
+            MotorKind::Large => "lego-ev3-l-motor",
+            MotorKind::Medium => "lego-ev3-m-motor",
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            MotorKind::Large => "large motor",
+            MotorKind::Medium => "medium motor",
+        }
+    }
+}
+
+/// Which way the motor turns for positive positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Polarity {
+    Normal,
+    Inversed,
+}
+
+/// One axis of the gantry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AxisConfig {
+    /// EV3 output port, `outA` to `outD`.
+    pub port: String,
+    pub kind: MotorKind,
+    /// `inversed` if the axis moves toward its end stop when the motor turns forward.
+    pub polarity: Polarity,
+    /// Usable travel from the homed zero, in degrees; moves beyond it are refused.
+    pub travel_deg: i32,
+    /// Speed for moves with the pen up, in deg/s.
+    pub speed_deg_per_s: u32,
+    /// Speed while drawing, in deg/s (slower, so the ink takes).
+    pub draw_speed_deg_per_s: u32,
+    pub homing: HomingConfig,
+}
+
+/// How an axis (or the pen) finds its end stop. See [`crate::motion::homing`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HomingConfig {
+    /// Duty cycle toward the end stop, in percent; low, to spare the rack's teeth.
+    pub duty_percent: u8,
+    /// Readings in the first instants are ignored: a motor starting from rest reads as stalled.
+    pub ignore_start_ms: u64,
+    /// A stall counts only once it has lasted this long.
+    pub stall_confirm_ms: u64,
+    /// Below this speed the axis counts as stopped, in deg/s.
+    pub stall_speed_deg_per_s: u32,
+    /// After the stall, the axis backs off this far and calls that zero.
+    pub backoff_deg: i32,
+    /// How often the motor is read, in ms.
+    pub poll_ms: u64,
+}
+
+/// The pen lift.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PenConfig {
+    pub port: String,
+    pub kind: MotorKind,
+    /// `inversed` if the motor lifts the pen when it turns forward.
+    pub polarity: Polarity,
+    /// How far below the top (after backing off) the pen touches the paper, in degrees.
+    pub down_deg: i32,
+    pub speed_deg_per_s: u32,
+    /// Time for the ink to take after the pen lands, before it moves (default: 100 ms).
+    pub settle_ms: u64,
+    pub homing: HomingConfig,
+}
+
+/// Where things are on the paper, as positions of the pen in axis degrees.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BoardGeometry {
+    /// The grid's corner nearest both axes' zero.
+    pub grid_origin_deg: AxisPoint,
+    /// The side of one square.
+    pub square_deg: i32,
+    /// The robot's mark: an X or an O, or a dot where drawing letters is not wanted.
+    pub mark_style: MarkStyle,
+    /// The width and height of the robot's X or O.
+    pub mark_size_deg: i32,
+    /// Sides of the polygon that draws an O.
+    pub o_segments: u32,
+    /// How far the line through a winning three reaches past the outer squares' centres.
+    pub win_line_overhang_deg: i32,
+    /// The sheet of paper: the pen is never lowered outside it.
+    pub sheet_min_deg: AxisPoint,
+    pub sheet_max_deg: AxisPoint,
+    /// Targets are always approached moving forward, from this far below, so backlash is taken
+    /// up the same way every time.
+    pub approach_deg: i32,
+}
+
+/// A position of the two gantry axes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AxisPoint {
+    pub columns: i32,
+    pub rows: i32,
+}
+
+impl AxisPoint {
+    pub const fn new(columns: i32, rows: i32) -> AxisPoint {
+        AxisPoint { columns, rows }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MarkStyle {
+    Letter,
+    Dot,
+}
+
+/// The colour sensor and the reading of squares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SensingConfig {
+    /// EV3 input port, `in1` to `in4`.
+    pub colour_port: String,
+    /// To put the sensor over a point, the pen goes to the point plus this offset.
+    pub sensor_offset_deg: AxisPoint,
+    /// The length of the sweep across each square, centred on it, along the columns axis.
+    pub sweep_deg: i32,
+    /// Sweep speed, in deg/s of the columns axis.
+    pub sweep_speed_deg_per_s: u32,
+    /// Time between two samples while sweeping.
+    pub sample_ms: u64,
+    /// A square is marked when its darkest stretch reads at least this many percent darker
+    /// than the same square's blank paper (default: 40).
+    pub mark_contrast_percent: u8,
+    /// Consecutive samples averaged into one stretch, so one noisy sample is not a mark.
+    pub samples_per_stretch: usize,
+    /// Reflected light below which nothing is trusted: paper this dark is no paper
+    /// (default: 20).
+    pub min_blank_percent: u8,
+}
+
+impl Default for RobotConfig {
+    fn default() -> Self {
+        RobotConfig {
+            version: CONFIG_VERSION,
+            columns: AxisConfig {
+                port: "outC".into(),
+                travel_deg: 520,
+                ..AxisConfig::default()
+            },
+            rows: AxisConfig {
+                port: "outA".into(),
+                travel_deg: 340,
+                ..AxisConfig::default()
+            },
+            pen: PenConfig::default(),
+            board: BoardGeometry::default(),
+            sensing: SensingConfig::default(),
+            touch_port: "in4".into(),
+            motion_timeout_slack_ms: 1000,
+        }
+    }
+}
+
+impl Default for AxisConfig {
+    fn default() -> Self {
+        AxisConfig {
+            port: "outA".into(),
+            kind: MotorKind::Large,
+            polarity: Polarity::Normal,
+            travel_deg: 340,
+            speed_deg_per_s: 400,
+            draw_speed_deg_per_s: 200,
+            homing: HomingConfig::default(),
+        }
+    }
+}
+
+impl Default for HomingConfig {
+    fn default() -> Self {
+        HomingConfig {
+            duty_percent: 25,
+            ignore_start_ms: 200,
+            stall_confirm_ms: 100,
+            stall_speed_deg_per_s: 30,
+            backoff_deg: 10,
+            poll_ms: 10,
+        }
+    }
+}
+
+impl Default for PenConfig {
+    fn default() -> Self {
+        PenConfig {
+            port: "outB".into(),
+            kind: MotorKind::Medium,
+            polarity: Polarity::Normal,
+            down_deg: 30,
+            speed_deg_per_s: 300,
+            settle_ms: 100,
+            homing: HomingConfig {
+                duty_percent: 30,
+                backoff_deg: 3,
+                ..HomingConfig::default()
+            },
+        }
+    }
+}
+
+impl Default for BoardGeometry {
+    fn default() -> Self {
+        BoardGeometry {
+            grid_origin_deg: AxisPoint::new(20, 20),
+            square_deg: 100,
+            mark_style: MarkStyle::Letter,
+            mark_size_deg: 60,
+            o_segments: 16,
+            win_line_overhang_deg: 30,
+            sheet_min_deg: AxisPoint::new(0, 0),
+            sheet_max_deg: AxisPoint::new(340, 340),
+            approach_deg: 15,
+        }
+    }
+}
+
+impl Default for SensingConfig {
+    fn default() -> Self {
+        SensingConfig {
+            colour_port: "in1".into(),
+            sensor_offset_deg: AxisPoint::new(170, 0),
+            sweep_deg: 70,
+            sweep_speed_deg_per_s: 150,
+            sample_ms: 10,
+            mark_contrast_percent: 40,
+            samples_per_stretch: 2,
+            min_blank_percent: 20,
+        }
+    }
+}
+
+/// A config that cannot be used, naming the field and the problem.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read robot config {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("robot config {path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("robot config {path}: {field} {problem}")]
+    Invalid {
+        path: String,
+        field: String,
+        problem: String,
+    },
+}
+
+impl RobotConfig {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> Result<RobotConfig, ConfigError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        RobotConfig::parse(&text, &shown)
+    }
+
+    /// Parses and checks config text; `path` only names it in errors.
+    pub fn parse(text: &str, path: &str) -> Result<RobotConfig, ConfigError> {
+        let parse_error = |message: String| ConfigError::Parse {
+            path: path.to_string(),
+            message,
+        };
+        let given: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+        if !given.is_object() {
+            return Err(parse_error("must be a JSON object".to_string()));
+        }
+        // Fields left out take the default robot's values, at every depth: a file that names only
+        // `rows.port` keeps the rows axis's own travel, not some generic axis's.
+        let mut merged = serde_json::to_value(RobotConfig::default()).expect("serialises");
+        merge(&mut merged, given);
+        let config: RobotConfig = serde_path_to_error::deserialize(merged).map_err(|e| {
+            let field = e.path().to_string();
+            parse_error(format!("{field}: {}", e.into_inner()))
+        })?;
+        config
+            .validate()
+            .map_err(|(field, problem)| ConfigError::Invalid {
+                path: path.to_string(),
+                field,
+                problem,
+            })?;
+        Ok(config)
+    }
+
+    /// The default config as the JSON `ev3-tictactoe config` prints.
+    pub fn default_json() -> String {
+        serde_json::to_string_pretty(&RobotConfig::default()).expect("the config serialises") + "\n"
+    }
+
+    /// The point of the grid's far corner.
+    pub fn grid_max(&self) -> AxisPoint {
+        let side = 3 * self.board.square_deg;
+        AxisPoint::new(
+            self.board.grid_origin_deg.columns + side,
+            self.board.grid_origin_deg.rows + side,
+        )
+    }
+
+    /// Checks what serde cannot: ranges and how the parts fit together.
+    pub fn validate(&self) -> Checked {
+        check(
+            self.version == CONFIG_VERSION,
+            "version",
+            format!(
+                "is {}, but this program reads version {CONFIG_VERSION}",
+                self.version
+            ),
+        )?;
+        for (field, port) in [
+            ("columns.port", &self.columns.port),
+            ("rows.port", &self.rows.port),
+            ("pen.port", &self.pen.port),
+        ] {
+            check(
+                matches!(port.as_str(), "outA" | "outB" | "outC" | "outD"),
+                field,
+                format!("is {port:?}; an EV3 output port is outA, outB, outC or outD"),
+            )?;
+        }
+        for (field, port) in [
+            ("sensing.colour_port", &self.sensing.colour_port),
+            ("touch_port", &self.touch_port),
+        ] {
+            check(
+                matches!(port.as_str(), "in1" | "in2" | "in3" | "in4"),
+                field,
+                format!("is {port:?}; an EV3 input port is in1, in2, in3 or in4"),
+            )?;
+        }
+        let motors = [
+            ("columns.port", &self.columns.port),
+            ("rows.port", &self.rows.port),
+            ("pen.port", &self.pen.port),
+        ];
+        for (i, (field, port)) in motors.iter().enumerate() {
+            for (other, other_port) in &motors[..i] {
+                check(
+                    port != other_port,
+                    field,
+                    format!("is {port}, which {other} already uses"),
+                )?;
+            }
+        }
+        check(
+            self.sensing.colour_port != self.touch_port,
+            "touch_port",
+            format!(
+                "is {}, which sensing.colour_port already uses",
+                self.touch_port
+            ),
+        )?;
+        for (field, axis) in [("columns", &self.columns), ("rows", &self.rows)] {
+            axis.validate(field)?;
+        }
+        let pen = &self.pen;
+        check(
+            pen.down_deg > 0,
+            "pen.down_deg",
+            format!("is {}; it must be above 0", pen.down_deg),
+        )?;
+        check_speed("pen.speed_deg_per_s", pen.speed_deg_per_s, pen.kind)?;
+        pen.homing.validate("pen.homing")?;
+        let board = &self.board;
+        check(
+            (10..=1000).contains(&board.square_deg),
+            "board.square_deg",
+            format!("is {}; it must be from 10 to 1000", board.square_deg),
+        )?;
+        check(
+            board.mark_size_deg > 0 && board.mark_size_deg < board.square_deg,
+            "board.mark_size_deg",
+            format!(
+                "is {}; it must be above 0 and smaller than a square ({})",
+                board.mark_size_deg, board.square_deg
+            ),
+        )?;
+        check(
+            (3..=64).contains(&board.o_segments),
+            "board.o_segments",
+            format!("is {}; it must be from 3 to 64", board.o_segments),
+        )?;
+        check(
+            board.approach_deg >= 0,
+            "board.approach_deg",
+            format!("is {}; it cannot be negative", board.approach_deg),
+        )?;
+        let min = board.grid_origin_deg;
+        let max = self.grid_max();
+        check(
+            min.columns >= board.sheet_min_deg.columns
+                && min.rows >= board.sheet_min_deg.rows
+                && max.columns <= board.sheet_max_deg.columns
+                && max.rows <= board.sheet_max_deg.rows,
+            "board.grid_origin_deg",
+            format!(
+                "puts the grid at {}..{} columns, {}..{} rows, not inside the sheet",
+                min.columns, max.columns, min.rows, max.rows
+            ),
+        )?;
+        // Every point the pen or the sensor must reach has to lie inside the travel.
+        let sensor = self.sensing.sensor_offset_deg;
+        let reach = AxisPoint::new(
+            max.columns.max(max.columns + sensor.columns) + board.approach_deg,
+            max.rows.max(max.rows + sensor.rows) + board.approach_deg,
+        );
+        let low = AxisPoint::new(
+            min.columns.min(min.columns + sensor.columns) - board.approach_deg,
+            min.rows.min(min.rows + sensor.rows) - board.approach_deg,
+        );
+        check(
+            reach.columns <= self.columns.travel_deg && low.columns >= 0,
+            "columns.travel_deg",
+            format!(
+                "is {}, but the pen and sensor need columns {}..{}",
+                self.columns.travel_deg, low.columns, reach.columns
+            ),
+        )?;
+        check(
+            reach.rows <= self.rows.travel_deg && low.rows >= 0,
+            "rows.travel_deg",
+            format!(
+                "is {}, but the pen and sensor need rows {}..{}",
+                self.rows.travel_deg, low.rows, reach.rows
+            ),
+        )?;
+        let sensing = &self.sensing;
+        check(
+            sensing.sweep_deg > 0 && sensing.sweep_deg < board.square_deg,
+            "sensing.sweep_deg",
+            format!(
+                "is {}; it must be above 0 and shorter than a square ({})",
+                sensing.sweep_deg, board.square_deg
+            ),
+        )?;
+        check_speed(
+            "sensing.sweep_speed_deg_per_s",
+            sensing.sweep_speed_deg_per_s,
+            self.columns.kind,
+        )?;
+        check(
+            (1..=1000).contains(&sensing.sample_ms),
+            "sensing.sample_ms",
+            format!("is {}; it must be from 1 to 1000", sensing.sample_ms),
+        )?;
+        check(
+            (5..=95).contains(&sensing.mark_contrast_percent),
+            "sensing.mark_contrast_percent",
+            format!(
+                "is {}; it must be from 5 to 95",
+                sensing.mark_contrast_percent
+            ),
+        )?;
+        check(
+            (1..=20).contains(&sensing.samples_per_stretch),
+            "sensing.samples_per_stretch",
+            format!(
+                "is {}; it must be from 1 to 20",
+                sensing.samples_per_stretch
+            ),
+        )?;
+        check(
+            sensing.min_blank_percent < 100,
+            "sensing.min_blank_percent",
+            format!("is {}; it must be below 100", sensing.min_blank_percent),
+        )?;
+        Ok(())
+    }
+}
+
+/// Writes `given` over `base`, object by object.
+fn merge(base: &mut serde_json::Value, given: serde_json::Value) {
+    match (base, given) {
+        (serde_json::Value::Object(base), serde_json::Value::Object(given)) => {
+            for (key, value) in given {
+                match base.get_mut(&key) {
+                    Some(slot) => merge(slot, value),
+                    None => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (slot, value) => *slot = value,
+    }
+}
+
+/// The outcome of a check: the field at fault and what is wrong with it.
+pub type Checked = Result<(), (String, String)>;
+
+fn check(ok: bool, field: &str, problem: String) -> Checked {
+    if ok {
+        Ok(())
+    } else {
+        Err((field.to_string(), problem))
+    }
+}
+
+fn check_speed(field: &str, speed: u32, kind: MotorKind) -> Checked {
+    let max = kind.max_speed_deg_per_s();
+    check(
+        speed > 0 && speed <= max,
+        field,
+        format!(
+            "is {speed}; a {} runs from 1 to {max} deg/s",
+            kind.describe()
+        ),
+    )
+}
+
+impl AxisConfig {
+    fn validate(&self, axis: &str) -> Checked {
+        check(
+            (20..=10_000).contains(&self.travel_deg),
+            &format!("{axis}.travel_deg"),
+            format!("is {}; it must be from 20 to 10000", self.travel_deg),
+        )?;
+        check_speed(
+            &format!("{axis}.speed_deg_per_s"),
+            self.speed_deg_per_s,
+            self.kind,
+        )?;
+        check_speed(
+            &format!("{axis}.draw_speed_deg_per_s"),
+            self.draw_speed_deg_per_s,
+            self.kind,
+        )?;
+        self.homing.validate(&format!("{axis}.homing"))
+    }
+}
+
+impl HomingConfig {
+    fn validate(&self, field: &str) -> Checked {
+        let problem = if !(5..=100).contains(&self.duty_percent) {
+            Some(format!(
+                "duty_percent is {}; it must be from 5 to 100",
+                self.duty_percent
+            ))
+        } else if self.stall_confirm_ms == 0 {
+            Some("stall_confirm_ms is 0; a stall must last to count".to_string())
+        } else if !(1..=500).contains(&self.poll_ms) {
+            Some(format!(
+                "poll_ms is {}; it must be from 1 to 500",
+                self.poll_ms
+            ))
+        } else if self.backoff_deg < 0 {
+            Some(format!(
+                "backoff_deg is {}; it cannot be negative",
+                self.backoff_deg
+            ))
+        } else if self.stall_speed_deg_per_s == 0 {
+            Some("stall_speed_deg_per_s is 0; nothing would ever count as stopped".to_string())
+        } else {
+            None
+        };
+        match problem {
+            Some(problem) => Err((field.to_string(), problem)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_printed_defaults_read_back_as_the_defaults() {
+        let text = RobotConfig::default_json();
+        assert_eq!(
+            RobotConfig::parse(&text, "x").unwrap(),
+            RobotConfig::default()
+        );
+    }
+
+    #[test]
+    fn an_empty_object_is_the_default_robot() {
+        assert_eq!(
+            RobotConfig::parse("{}", "x").unwrap(),
+            RobotConfig::default()
+        );
+    }
+
+    #[test]
+    fn a_partial_file_changes_only_what_it_names() {
+        let config = RobotConfig::parse(r#"{"rows": {"port": "outD"}}"#, "x").unwrap();
+        assert_eq!(config.rows.port, "outD");
+        assert_eq!(config.rows.travel_deg, RobotConfig::default().rows.travel_deg);
+        assert_eq!(config.columns, RobotConfig::default().columns);
+    }
+
+    #[test]
+    fn errors_name_the_field_and_the_problem() {
+        let cases = [
+            (r#"{"rows": {"port": "outE"}}"#, "rows.port is \"outE\""),
+            (
+                r#"{"pen": {"port": "outC"}}"#,
+                "pen.port is outC, which columns.port already uses",
+            ),
+            (
+                r#"{"columns": {"speed_deg_per_s": 2000}}"#,
+                "columns.speed_deg_per_s is 2000; a large motor runs from 1 to 1050",
+            ),
+            (
+                r#"{"columns": {"travel_deg": 300}}"#,
+                "columns.travel_deg is 300, but the pen and sensor need columns",
+            ),
+            (
+                r#"{"board": {"mark_size_deg": 100}}"#,
+                "board.mark_size_deg is 100",
+            ),
+            (
+                r#"{"rows": {"homing": {"duty_percent": 0}}}"#,
+                "rows.homing duty_percent is 0",
+            ),
+            (
+                r#"{"touch_port": "in1"}"#,
+                "touch_port is in1, which sensing.colour_port already uses",
+            ),
+            (r#"{"colums": {}}"#, "unknown field `colums`"),
+            (
+                r#"{"pen": {"down_deg": "far"}}"#,
+                "invalid type: string \"far\"",
+            ),
+            (
+                r#"{"version": 2}"#,
+                "version is 2, but this program reads version 1",
+            ),
+        ];
+        for (text, expected) in cases {
+            let message = RobotConfig::parse(text, "robot.json")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                message.starts_with("robot config robot.json: ") && message.contains(expected),
+                "{text}: {message}"
+            );
+        }
+    }
+}
