@@ -664,7 +664,10 @@ mod tests {
     fn a_partial_file_changes_only_what_it_names() {
         let config = RobotConfig::parse(r#"{"rows": {"port": "outD"}}"#, "x").unwrap();
         assert_eq!(config.rows.port, "outD");
-        assert_eq!(config.rows.travel_deg, RobotConfig::default().rows.travel_deg);
+        assert_eq!(
+            config.rows.travel_deg,
+            RobotConfig::default().rows.travel_deg
+        );
         assert_eq!(config.columns, RobotConfig::default().columns);
     }
 

@@ -10,4 +10,5 @@ pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod game;
+pub mod hw;
 pub mod scoreboard;

@@ -1,0 +1,1 @@
+//! The real brick, through `ev3dev-lang-rust`.

@@ -1,0 +1,587 @@
+//! A simulated robot: the gantry's motors with acceleration, backlash and hard ends, a pen over
+//! a sheet of paper that keeps every stroke, a colour sensor that reads the ink under its spot
+//! with noise, and the brick's buttons, touch sensor, screen, lights, speaker and battery.
+//!
+//! Time is virtual: the world moves only when the firmware sleeps on the [`SimClock`], one
+//! millisecond step at a time, so a whole game runs in a few milliseconds of real time and
+//! every run with the same seed is the same. Faults can be injected ([`Faults`]) to test that
+//! the firmware stops safely and says what went wrong.
+
+mod motor;
+pub mod paper;
+pub mod picture;
+
+pub use motor::{MotorFault, MotorPhysics, SimMotor};
+pub use paper::{Author, Paper, PaperLook, PaperPoint, Stroke};
+
+use crate::config::{MotorKind, RobotConfig};
+use crate::hw::{
+    Battery, ButtonPad, Buttons, Clock, Frame, HwError, LightColour, Motor, MotorState,
+    ReflectedLight, Robot, Screen, Speaker, StatusLights, StopAction, Tone, TouchSensor,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// A fault to inject into a simulated sensor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SensorFault {
+    #[default]
+    None,
+    /// Reads fail from this read on (counting from 0), as when a cable comes loose.
+    FailsAfter { reads: u64 },
+}
+
+/// Faults to inject, one per device.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Faults {
+    pub columns: MotorFault,
+    pub rows: MotorFault,
+    pub pen: MotorFault,
+    pub light: SensorFault,
+    pub touch: SensorFault,
+}
+
+/// How the simulated robot is built, beyond what the robot config says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimSettings {
+    pub step_ms: u64,
+    pub backlash_deg: f64,
+    pub large_acceleration_deg_per_s2: f64,
+    pub medium_acceleration_deg_per_s2: f64,
+    /// Where the carriage and arm start, in paper degrees (the homed frame).
+    pub start_columns_deg: f64,
+    pub start_rows_deg: f64,
+    /// Where the pen starts, in degrees below its top stop.
+    pub start_pen_deg: f64,
+    /// How far the far hard stops lie beyond the configured travel.
+    pub end_margin_deg: f64,
+    /// The pen touches the paper this far above its configured down position.
+    pub pen_contact_above_down_deg: f64,
+    pub look: PaperLook,
+    /// Each reading is off by up to this much, uniformly.
+    pub sensor_noise_percent: f64,
+    /// All readings are scaled by this (below 1: a dim sensor or grey paper).
+    pub sensor_gain: f64,
+    pub battery_v: f32,
+    pub seed: u64,
+    pub faults: Faults,
+}
+
+impl Default for SimSettings {
+    fn default() -> Self {
+        SimSettings {
+            step_ms: 1,
+            backlash_deg: 2.0,
+            large_acceleration_deg_per_s2: 6000.0,
+            medium_acceleration_deg_per_s2: 10000.0,
+            start_columns_deg: 230.0,
+            start_rows_deg: 160.0,
+            start_pen_deg: 12.0,
+            end_margin_deg: 30.0,
+            pen_contact_above_down_deg: 4.0,
+            look: PaperLook::default(),
+            sensor_noise_percent: 3.0,
+            sensor_gain: 1.0,
+            battery_v: 7.9,
+            seed: 1,
+            faults: Faults::default(),
+        }
+    }
+}
+
+/// The three motors of the gantry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Joint {
+    Columns,
+    Rows,
+    Pen,
+}
+
+impl Joint {
+    pub const ALL: [Joint; 3] = [Joint::Columns, Joint::Rows, Joint::Pen];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Joint::Columns => "columns motor",
+            Joint::Rows => "rows motor",
+            Joint::Pen => "pen motor",
+        }
+    }
+}
+
+/// Everything simulated, behind one lock shared by all the device handles.
+pub struct World {
+    time_ms: u64,
+    step_ms: u64,
+    motors: [SimMotor; 3],
+    /// Output coordinate of each axis where the homed zero should be (its stop plus back-off).
+    paper_zero_deg: [f64; 3],
+    pen_contact_deg: f64,
+    sensor_offset: (f64, f64),
+    paper: Paper,
+    noise_percent: f64,
+    gain: f64,
+    light_fault: SensorFault,
+    light_reads: u64,
+    touch_fault: SensorFault,
+    touch_reads: u64,
+    touch_pressed_until_ms: u64,
+    buttons: Buttons,
+    buttons_until_ms: u64,
+    screen: Option<Frame>,
+    lights: (LightColour, LightColour),
+    tones: Vec<(Duration, Tone)>,
+    battery_v: f32,
+    rng: ChaCha8Rng,
+}
+
+impl World {
+    pub fn now(&self) -> Duration {
+        Duration::from_millis(self.time_ms)
+    }
+
+    /// Runs the world for at least `duration`.
+    pub fn advance(&mut self, duration: Duration) {
+        let steps = (duration.as_micros() as u64)
+            .div_ceil(self.step_ms * 1000)
+            .max(1);
+        for _ in 0..steps {
+            self.step();
+        }
+    }
+
+    fn step(&mut self) {
+        self.time_ms += self.step_ms;
+        for motor in &mut self.motors {
+            motor.step();
+        }
+        if self.motors[2].output_deg() >= self.pen_contact_deg {
+            let at = self.pen_point();
+            self.paper.pen_at(Author::Robot, at);
+        } else {
+            self.paper.lift();
+        }
+    }
+
+    pub fn motor(&self, joint: Joint) -> &SimMotor {
+        &self.motors[joint as usize]
+    }
+
+    /// Where the pen is over the paper, in the homed frame.
+    pub fn pen_point(&self) -> PaperPoint {
+        PaperPoint::new(
+            self.axis_paper_deg(Joint::Columns),
+            self.axis_paper_deg(Joint::Rows),
+        )
+    }
+
+    /// Where the colour sensor's spot is on the paper.
+    pub fn sensor_point(&self) -> PaperPoint {
+        let pen = self.pen_point();
+        PaperPoint::new(
+            pen.columns - self.sensor_offset.0,
+            pen.rows - self.sensor_offset.1,
+        )
+    }
+
+    /// An axis's position in the frame an ideal homing would set up.
+    pub fn axis_paper_deg(&self, joint: Joint) -> f64 {
+        self.motors[joint as usize].output_deg() - self.paper_zero_deg[joint as usize]
+    }
+
+    /// True when the pen touches the paper.
+    pub fn pen_is_down(&self) -> bool {
+        self.motors[2].output_deg() >= self.pen_contact_deg
+    }
+
+    /// The motors that still have power applied (running or holding).
+    pub fn driven_motors(&self) -> Vec<Joint> {
+        Joint::ALL
+            .into_iter()
+            .filter(|&j| self.motors[j as usize].is_driven())
+            .collect()
+    }
+
+    pub fn paper(&self) -> &Paper {
+        &self.paper
+    }
+
+    pub fn paper_mut(&mut self) -> &mut Paper {
+        &mut self.paper
+    }
+
+    /// The human presses the touch sensor and lets go after `hold`.
+    pub fn press_touch(&mut self, hold: Duration) {
+        self.touch_pressed_until_ms = self.time_ms + hold.as_millis() as u64;
+    }
+
+    /// The human presses brick buttons and lets go after `hold`.
+    pub fn press_buttons(&mut self, buttons: Buttons, hold: Duration) {
+        self.buttons = buttons;
+        self.buttons_until_ms = self.time_ms + hold.as_millis() as u64;
+    }
+
+    /// The last frame the firmware showed on the LCD.
+    pub fn screen(&self) -> Option<&Frame> {
+        self.screen.as_ref()
+    }
+
+    pub fn lights(&self) -> (LightColour, LightColour) {
+        self.lights
+    }
+
+    /// Every tone played, with when.
+    pub fn tones(&self) -> &[(Duration, Tone)] {
+        &self.tones
+    }
+
+    pub fn set_battery_v(&mut self, volts: f32) {
+        self.battery_v = volts;
+    }
+
+    fn read_light(&mut self) -> Result<u8, SensorFault> {
+        self.light_reads += 1;
+        if let SensorFault::FailsAfter { reads } = self.light_fault {
+            if self.light_reads > reads {
+                return Err(self.light_fault);
+            }
+        }
+        let clean = self.paper.reflected_percent(self.sensor_point()) * self.gain;
+        let noise = if self.noise_percent > 0.0 {
+            self.rng
+                .random_range(-self.noise_percent..=self.noise_percent)
+        } else {
+            0.0
+        };
+        Ok((clean + noise).round().clamp(0.0, 100.0) as u8)
+    }
+}
+
+/// A simulated robot: build one, hand [`SimRobot::robot`]'s devices to the firmware, and look at
+/// or act on the world through [`SimRobot::world`].
+#[derive(Clone)]
+pub struct SimRobot {
+    world: Arc<Mutex<World>>,
+    config: RobotConfig,
+}
+
+impl SimRobot {
+    pub fn new(config: &RobotConfig, settings: &SimSettings) -> SimRobot {
+        let step_s = settings.step_ms as f64 / 1000.0;
+        let acceleration = |kind: MotorKind| match kind {
+            MotorKind::Large => settings.large_acceleration_deg_per_s2,
+            MotorKind::Medium => settings.medium_acceleration_deg_per_s2,
+        };
+        let axis = |kind: MotorKind, backoff: i32, travel: i32, start: f64, fault| {
+            let zero = f64::from(backoff);
+            SimMotor::new(
+                MotorPhysics {
+                    max_speed_deg_per_s: f64::from(kind.max_speed_deg_per_s()),
+                    acceleration_deg_per_s2: acceleration(kind),
+                    backlash_deg: settings.backlash_deg,
+                    low_end_deg: 0.0,
+                    high_end_deg: zero + f64::from(travel) + settings.end_margin_deg,
+                    start_deg: (zero + start).max(0.0),
+                },
+                fault,
+                step_s,
+            )
+        };
+        let pen_zero = f64::from(config.pen.homing.backoff_deg);
+        let pen_down = pen_zero + f64::from(config.pen.down_deg);
+        let motors = [
+            axis(
+                config.columns.kind,
+                config.columns.homing.backoff_deg,
+                config.columns.travel_deg,
+                settings.start_columns_deg,
+                settings.faults.columns,
+            ),
+            axis(
+                config.rows.kind,
+                config.rows.homing.backoff_deg,
+                config.rows.travel_deg,
+                settings.start_rows_deg,
+                settings.faults.rows,
+            ),
+            SimMotor::new(
+                MotorPhysics {
+                    max_speed_deg_per_s: f64::from(config.pen.kind.max_speed_deg_per_s()),
+                    acceleration_deg_per_s2: acceleration(config.pen.kind),
+                    backlash_deg: settings.backlash_deg,
+                    low_end_deg: 0.0,
+                    high_end_deg: pen_down + 15.0,
+                    start_deg: settings.start_pen_deg,
+                },
+                settings.faults.pen,
+                step_s,
+            ),
+        ];
+        let zero = |backoff: i32| f64::from(backoff);
+        let board = &config.board;
+        let margin = 50.0;
+        let paper = Paper::new(
+            settings.look.clone(),
+            PaperPoint::new(
+                f64::from(board.sheet_min_deg.columns) - margin,
+                f64::from(board.sheet_min_deg.rows) - margin,
+            ),
+            PaperPoint::new(
+                f64::from(config.columns.travel_deg) + margin,
+                f64::from(config.rows.travel_deg) + margin,
+            ),
+        );
+        let world = World {
+            time_ms: 0,
+            step_ms: settings.step_ms.max(1),
+            motors,
+            paper_zero_deg: [
+                zero(config.columns.homing.backoff_deg),
+                zero(config.rows.homing.backoff_deg),
+                pen_zero,
+            ],
+            pen_contact_deg: pen_down - settings.pen_contact_above_down_deg,
+            sensor_offset: (
+                f64::from(config.sensing.sensor_offset_deg.columns),
+                f64::from(config.sensing.sensor_offset_deg.rows),
+            ),
+            paper,
+            noise_percent: settings.sensor_noise_percent,
+            gain: settings.sensor_gain,
+            light_fault: settings.faults.light,
+            light_reads: 0,
+            touch_fault: settings.faults.touch,
+            touch_reads: 0,
+            touch_pressed_until_ms: 0,
+            buttons: Buttons::default(),
+            buttons_until_ms: 0,
+            screen: None,
+            lights: (LightColour::Off, LightColour::Off),
+            tones: Vec::new(),
+            battery_v: settings.battery_v,
+            rng: ChaCha8Rng::seed_from_u64(settings.seed),
+        };
+        SimRobot {
+            world: Arc::new(Mutex::new(world)),
+            config: config.clone(),
+        }
+    }
+
+    /// The world, locked. Do not hold the guard while the firmware runs.
+    pub fn world(&self) -> MutexGuard<'_, World> {
+        lock(&self.world)
+    }
+
+    pub fn config(&self) -> &RobotConfig {
+        &self.config
+    }
+
+    /// The gantry's devices and the virtual clock, for the firmware.
+    pub fn robot(&self) -> Robot {
+        let motor = |joint: Joint, port: &str| -> Box<dyn Motor> {
+            Box::new(SimMotorDevice {
+                world: self.world.clone(),
+                joint,
+                name: format!("{} on {port}", joint.name()),
+            })
+        };
+        Robot {
+            columns: motor(Joint::Columns, &self.config.columns.port),
+            rows: motor(Joint::Rows, &self.config.rows.port),
+            pen: motor(Joint::Pen, &self.config.pen.port),
+            light: Box::new(SimDevice::new(
+                &self.world,
+                format!("colour sensor on {}", self.config.sensing.colour_port),
+            )),
+            touch: Box::new(SimDevice::new(
+                &self.world,
+                format!("touch sensor on {}", self.config.touch_port),
+            )),
+            clock: Box::new(self.clock()),
+        }
+    }
+
+    pub fn clock(&self) -> SimClock {
+        SimClock {
+            world: self.world.clone(),
+        }
+    }
+
+    pub fn buttons(&self) -> SimDevice {
+        SimDevice::new(&self.world, "brick buttons".into())
+    }
+
+    pub fn screen(&self) -> SimDevice {
+        SimDevice::new(&self.world, "screen".into())
+    }
+
+    pub fn lights(&self) -> SimDevice {
+        SimDevice::new(&self.world, "status lights".into())
+    }
+
+    pub fn speaker(&self) -> SimDevice {
+        SimDevice::new(&self.world, "speaker".into())
+    }
+
+    pub fn battery(&self) -> SimDevice {
+        SimDevice::new(&self.world, "battery".into())
+    }
+}
+
+fn lock(world: &Mutex<World>) -> MutexGuard<'_, World> {
+    // A panic elsewhere while holding the lock leaves a world that is still worth reading.
+    world
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The virtual clock: sleeping runs the world.
+#[derive(Clone)]
+pub struct SimClock {
+    world: Arc<Mutex<World>>,
+}
+
+impl Clock for SimClock {
+    fn now(&self) -> Duration {
+        lock(&self.world).now()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        lock(&self.world).advance(duration);
+    }
+}
+
+struct SimMotorDevice {
+    world: Arc<Mutex<World>>,
+    joint: Joint,
+    name: String,
+}
+
+impl SimMotorDevice {
+    fn with<T>(&mut self, f: impl FnOnce(&mut SimMotor) -> T) -> Result<T, HwError> {
+        let mut world = lock(&self.world);
+        let motor = &mut world.motors[self.joint as usize];
+        if motor.is_disconnected() {
+            return Err(HwError::Disconnected {
+                device: self.name.clone(),
+            });
+        }
+        Ok(f(motor))
+    }
+}
+
+impl Motor for SimMotorDevice {
+    fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError> {
+        self.with(|m| m.run_to_position(target_deg, speed_deg_per_s))
+    }
+
+    fn run_duty(&mut self, duty_percent: i8) -> Result<(), HwError> {
+        self.with(|m| m.run_duty(duty_percent))
+    }
+
+    fn stop(&mut self, action: StopAction) -> Result<(), HwError> {
+        self.with(|m| m.stop(action))
+    }
+
+    fn position_deg(&mut self) -> Result<i32, HwError> {
+        self.with(|m| m.position_deg())
+    }
+
+    fn set_position_deg(&mut self, position_deg: i32) -> Result<(), HwError> {
+        self.with(|m| m.set_position_deg(position_deg))
+    }
+
+    fn speed_deg_per_s(&mut self) -> Result<i32, HwError> {
+        self.with(|m| m.speed_deg_per_s().round() as i32)
+    }
+
+    fn state(&mut self) -> Result<MotorState, HwError> {
+        self.with(|m| m.state())
+    }
+}
+
+/// A simulated sensor or brick part: one handle type, one trait each.
+pub struct SimDevice {
+    world: Arc<Mutex<World>>,
+    name: String,
+}
+
+impl SimDevice {
+    fn new(world: &Arc<Mutex<World>>, name: String) -> SimDevice {
+        SimDevice {
+            world: world.clone(),
+            name,
+        }
+    }
+
+    fn world(&self) -> MutexGuard<'_, World> {
+        lock(&self.world)
+    }
+}
+
+impl ReflectedLight for SimDevice {
+    fn reflected_percent(&mut self) -> Result<u8, HwError> {
+        let name = self.name.clone();
+        self.world()
+            .read_light()
+            .map_err(|_| HwError::failed(&name, "reading the reflected light failed (I/O error)"))
+    }
+}
+
+impl TouchSensor for SimDevice {
+    fn is_pressed(&mut self) -> Result<bool, HwError> {
+        let mut world = self.world();
+        world.touch_reads += 1;
+        if let SensorFault::FailsAfter { reads } = world.touch_fault {
+            if world.touch_reads > reads {
+                return Err(HwError::failed(
+                    &self.name,
+                    "reading the touch sensor failed (I/O error)",
+                ));
+            }
+        }
+        Ok(world.time_ms < world.touch_pressed_until_ms)
+    }
+}
+
+impl ButtonPad for SimDevice {
+    fn pressed(&mut self) -> Result<Buttons, HwError> {
+        let world = self.world();
+        Ok(if world.time_ms < world.buttons_until_ms {
+            world.buttons
+        } else {
+            Buttons::default()
+        })
+    }
+}
+
+impl Screen for SimDevice {
+    fn show(&mut self, frame: &Frame) -> Result<(), HwError> {
+        self.world().screen = Some(frame.clone());
+        Ok(())
+    }
+}
+
+impl StatusLights for SimDevice {
+    fn set(&mut self, left: LightColour, right: LightColour) -> Result<(), HwError> {
+        self.world().lights = (left, right);
+        Ok(())
+    }
+}
+
+impl Speaker for SimDevice {
+    fn play(&mut self, tones: &[Tone]) -> Result<(), HwError> {
+        let mut world = self.world();
+        let now = world.now();
+        world.tones.extend(tones.iter().map(|&t| (now, t)));
+        Ok(())
+    }
+}
+
+impl Battery for SimDevice {
+    fn voltage_v(&mut self) -> Result<f32, HwError> {
+        Ok(self.world().battery_v)
+    }
+}

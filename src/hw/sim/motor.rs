@@ -1,0 +1,323 @@
+//! One simulated motor and what it drives: shaft, encoder, gear backlash and the hard ends of
+//! its travel.
+
+use crate::hw::{MotorState, StopAction};
+use std::collections::VecDeque;
+
+/// A fault to inject into a simulated motor.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum MotorFault {
+    #[default]
+    None,
+    /// The gear slips at the end of travel, so the motor never stalls there.
+    NeverStalls,
+    /// The motor cannot turn at all, from the start.
+    Jammed,
+    /// The cable comes out once the shaft has turned this many degrees in all.
+    DisconnectsAfter { turned_deg: f64 },
+}
+
+/// The physical make-up of one motor and its drive.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotorPhysics {
+    pub max_speed_deg_per_s: f64,
+    pub acceleration_deg_per_s2: f64,
+    /// Play between shaft and output: turning back, the shaft moves this far before the output.
+    pub backlash_deg: f64,
+    /// The output's hard ends, in the output's own coordinates.
+    pub low_end_deg: f64,
+    pub high_end_deg: f64,
+    /// Where the output starts.
+    pub start_deg: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Command {
+    Stopped,
+    Hold { shaft_deg: f64 },
+    ToPosition { shaft_deg: f64, speed: f64 },
+    Duty { percent: f64 },
+}
+
+/// ev3dev averages the encoder over a short window to give a speed; so does the simulator.
+const SPEED_WINDOW_STEPS: usize = 40;
+
+#[derive(Debug, Clone)]
+pub struct SimMotor {
+    physics: MotorPhysics,
+    fault: MotorFault,
+    shaft_deg: f64,
+    output_deg: f64,
+    encoder_zero_deg: f64,
+    velocity: f64,
+    command: Command,
+    recent_shaft_deg: VecDeque<f64>,
+    step_s: f64,
+    turned_deg: f64,
+    disconnected: bool,
+}
+
+impl SimMotor {
+    pub fn new(physics: MotorPhysics, fault: MotorFault, step_s: f64) -> SimMotor {
+        let start = physics.start_deg;
+        SimMotor {
+            physics,
+            fault,
+            shaft_deg: start,
+            output_deg: start,
+            encoder_zero_deg: 0.0,
+            velocity: 0.0,
+            command: Command::Stopped,
+            recent_shaft_deg: VecDeque::from(vec![start; SPEED_WINDOW_STEPS]),
+            step_s,
+            turned_deg: 0.0,
+            disconnected: false,
+        }
+    }
+
+    pub fn is_disconnected(&self) -> bool {
+        self.disconnected
+    }
+
+    /// Where the driven part is, in its own coordinates (0 at the low end).
+    pub fn output_deg(&self) -> f64 {
+        self.output_deg
+    }
+
+    /// True while power is applied.
+    pub fn is_driven(&self) -> bool {
+        !self.disconnected && !matches!(self.command, Command::Stopped)
+    }
+
+    pub fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) {
+        let speed = f64::from(speed_deg_per_s).min(self.physics.max_speed_deg_per_s);
+        self.command = Command::ToPosition {
+            shaft_deg: f64::from(target_deg) + self.encoder_zero_deg,
+            speed,
+        };
+    }
+
+    pub fn run_duty(&mut self, duty_percent: i8) {
+        self.command = Command::Duty {
+            percent: f64::from(duty_percent.clamp(-100, 100)),
+        };
+    }
+
+    pub fn stop(&mut self, action: StopAction) {
+        self.command = match action {
+            StopAction::Hold => Command::Hold {
+                shaft_deg: self.shaft_deg,
+            },
+            StopAction::Coast | StopAction::Brake => Command::Stopped,
+        };
+    }
+
+    pub fn position_deg(&self) -> i32 {
+        (self.shaft_deg - self.encoder_zero_deg).round() as i32
+    }
+
+    pub fn set_position_deg(&mut self, position_deg: i32) {
+        self.encoder_zero_deg = self.shaft_deg - f64::from(position_deg);
+    }
+
+    pub fn speed_deg_per_s(&self) -> f64 {
+        let oldest = self
+            .recent_shaft_deg
+            .front()
+            .copied()
+            .unwrap_or(self.shaft_deg);
+        (self.shaft_deg - oldest) / (SPEED_WINDOW_STEPS as f64 * self.step_s)
+    }
+
+    pub fn state(&self) -> MotorState {
+        let commanded = self.commanded_speed();
+        let measured = self.speed_deg_per_s().abs();
+        let driven = self.is_driven() && !matches!(self.command, Command::Hold { .. });
+        MotorState {
+            running: driven,
+            ramping: driven && (self.velocity.abs() - commanded).abs() > 1.0,
+            holding: matches!(self.command, Command::Hold { .. }),
+            // As ev3dev: driven but (by the encoder) not turning, which includes the first
+            // instants after a start from rest.
+            stalled: driven && commanded > 0.0 && measured < 0.2 * commanded,
+            overloaded: false,
+        }
+    }
+
+    fn commanded_speed(&self) -> f64 {
+        match self.command {
+            Command::ToPosition { speed, .. } => speed,
+            Command::Duty { percent } => percent.abs() / 100.0 * self.physics.max_speed_deg_per_s,
+            Command::Stopped | Command::Hold { .. } => 0.0,
+        }
+    }
+
+    /// Advances the motor by one time step.
+    pub fn step(&mut self) {
+        let dt = self.step_s;
+        if self.disconnected {
+            self.command = Command::Stopped;
+        }
+        let wanted = match self.command {
+            Command::Stopped => 0.0,
+            Command::Hold { shaft_deg } => ((shaft_deg - self.shaft_deg) * 20.0).clamp(
+                -self.physics.max_speed_deg_per_s,
+                self.physics.max_speed_deg_per_s,
+            ),
+            Command::ToPosition { shaft_deg, speed } => {
+                let distance = shaft_deg - self.shaft_deg;
+                if distance.abs() < 0.5
+                    && self.velocity.abs() <= self.physics.acceleration_deg_per_s2 * dt * 2.0
+                {
+                    self.command = Command::Hold { shaft_deg };
+                    0.0
+                } else {
+                    // Slow down in time to stop on the target (a trapezoidal profile).
+                    let braking =
+                        (2.0 * self.physics.acceleration_deg_per_s2 * distance.abs()).sqrt();
+                    distance.signum() * speed.min(braking)
+                }
+            }
+            Command::Duty { percent } => percent / 100.0 * self.physics.max_speed_deg_per_s,
+        };
+        let max_change = self.physics.acceleration_deg_per_s2 * dt;
+        self.velocity += (wanted - self.velocity).clamp(-max_change, max_change);
+        if self.fault == MotorFault::Jammed {
+            self.velocity = 0.0;
+        }
+        let before = self.shaft_deg;
+        self.shaft_deg += self.velocity * dt;
+        self.move_output();
+        self.turned_deg += (self.shaft_deg - before).abs();
+        if let MotorFault::DisconnectsAfter { turned_deg } = self.fault {
+            if self.turned_deg >= turned_deg {
+                self.disconnected = true;
+            }
+        }
+        self.recent_shaft_deg.pop_front();
+        self.recent_shaft_deg.push_back(self.shaft_deg);
+    }
+
+    /// The output follows the shaft through the gear's play, and stops at its hard ends; there
+    /// the shaft stops too, unless the gear slips.
+    fn move_output(&mut self) {
+        let half_play = self.physics.backlash_deg / 2.0;
+        if self.shaft_deg - self.output_deg > half_play {
+            self.output_deg = self.shaft_deg - half_play;
+        } else if self.output_deg - self.shaft_deg > half_play {
+            self.output_deg = self.shaft_deg + half_play;
+        }
+        let (low, high) = (self.physics.low_end_deg, self.physics.high_end_deg);
+        let slips = self.fault == MotorFault::NeverStalls;
+        if self.output_deg < low {
+            self.output_deg = low;
+            if !slips && self.shaft_deg < low - half_play {
+                self.shaft_deg = low - half_play;
+                self.velocity = 0.0;
+            }
+        } else if self.output_deg > high {
+            self.output_deg = high;
+            if !slips && self.shaft_deg > high + half_play {
+                self.shaft_deg = high + half_play;
+                self.velocity = 0.0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn motor(fault: MotorFault) -> SimMotor {
+        SimMotor::new(
+            MotorPhysics {
+                max_speed_deg_per_s: 1050.0,
+                acceleration_deg_per_s2: 6000.0,
+                backlash_deg: 4.0,
+                low_end_deg: 0.0,
+                high_end_deg: 400.0,
+                start_deg: 100.0,
+            },
+            fault,
+            0.001,
+        )
+    }
+
+    fn run_for(motor: &mut SimMotor, ms: usize) {
+        for _ in 0..ms {
+            motor.step();
+        }
+    }
+
+    #[test]
+    fn a_run_to_position_ends_holding_on_the_target() {
+        let mut m = motor(MotorFault::None);
+        m.run_to_position(250, 400);
+        assert!(m.state().running);
+        run_for(&mut m, 1000);
+        assert_eq!(m.position_deg(), 250);
+        assert_eq!(
+            m.state(),
+            MotorState {
+                holding: true,
+                ..MotorState::default()
+            }
+        );
+    }
+
+    #[test]
+    fn the_output_lags_the_shaft_by_half_the_play_on_each_side() {
+        let mut m = motor(MotorFault::None);
+        m.run_to_position(200, 400);
+        run_for(&mut m, 1000);
+        assert!((m.output_deg() - 198.0).abs() < 0.5, "{}", m.output_deg());
+        m.run_to_position(150, 400);
+        run_for(&mut m, 1000);
+        assert!((m.output_deg() - 152.0).abs() < 0.5, "{}", m.output_deg());
+    }
+
+    #[test]
+    fn at_a_hard_end_a_driven_motor_stops_and_reads_stalled() {
+        let mut m = motor(MotorFault::None);
+        m.run_duty(-30);
+        run_for(&mut m, 2000);
+        assert_eq!(m.output_deg(), 0.0);
+        assert!(m.state().stalled);
+        assert_eq!(m.speed_deg_per_s(), 0.0);
+    }
+
+    #[test]
+    fn a_motor_starting_from_rest_reads_stalled_for_a_moment() {
+        let mut m = motor(MotorFault::None);
+        m.run_duty(25);
+        run_for(&mut m, 5);
+        assert!(m.state().stalled);
+        run_for(&mut m, 100);
+        assert!(!m.state().stalled);
+    }
+
+    #[test]
+    fn a_slipping_gear_never_stalls_and_a_jammed_motor_never_turns() {
+        let mut slipping = motor(MotorFault::NeverStalls);
+        slipping.run_duty(-30);
+        run_for(&mut slipping, 2000);
+        assert!(!slipping.state().stalled);
+        assert!(slipping.position_deg() < -300);
+        let mut jammed = motor(MotorFault::Jammed);
+        jammed.run_duty(-30);
+        run_for(&mut jammed, 500);
+        assert_eq!(jammed.position_deg(), 100);
+        assert!(jammed.state().stalled);
+    }
+
+    #[test]
+    fn a_motor_that_disconnects_stops_being_driven() {
+        let mut m = motor(MotorFault::DisconnectsAfter { turned_deg: 50.0 });
+        m.run_to_position(300, 400);
+        run_for(&mut m, 1000);
+        assert!(m.is_disconnected());
+        assert!(!m.is_driven());
+        assert!(m.position_deg() < 200);
+    }
+}

@@ -1,0 +1,273 @@
+//! The simulated sheet of paper: every stroke the pen draws, the ink it leaves, and what the
+//! colour sensor sees of it. Coordinates are the pen's position in axis degrees.
+
+/// Who drew a stroke (they are drawn in different colours in pictures of the sheet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Author {
+    Robot,
+    Human,
+}
+
+/// A point on the paper, in axis degrees (columns, rows).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PaperPoint {
+    pub columns: f64,
+    pub rows: f64,
+}
+
+impl PaperPoint {
+    pub fn new(columns: f64, rows: f64) -> PaperPoint {
+        PaperPoint { columns, rows }
+    }
+
+    pub fn distance_to(self, other: PaperPoint) -> f64 {
+        (self.columns - other.columns).hypot(self.rows - other.rows)
+    }
+}
+
+/// One continuous line of ink.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stroke {
+    pub author: Author,
+    pub points: Vec<PaperPoint>,
+}
+
+/// How the paper and ink look to the sensor and to a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PaperLook {
+    /// Reflected light of blank paper, which varies a little across the sheet (percent).
+    pub white_percent: f64,
+    pub white_variation_percent: f64,
+    /// Reflected light of ink (percent).
+    pub ink_percent: f64,
+    /// Width of a pen line, in degrees.
+    pub pen_width_deg: f64,
+    /// Diameter of the spot the sensor averages over, in degrees.
+    pub sensor_spot_deg: f64,
+}
+
+impl Default for PaperLook {
+    fn default() -> Self {
+        PaperLook {
+            white_percent: 70.0,
+            white_variation_percent: 6.0,
+            ink_percent: 10.0,
+            pen_width_deg: 6.0,
+            sensor_spot_deg: 10.0,
+        }
+    }
+}
+
+/// Ink is kept as a raster at one cell per degree, so the sensor can look it up cheaply.
+#[derive(Debug, Clone)]
+pub struct Paper {
+    look: PaperLook,
+    strokes: Vec<Stroke>,
+    /// The stroke the pen is drawing now, if it is down.
+    drawing: Option<Stroke>,
+    min: PaperPoint,
+    width: usize,
+    height: usize,
+    ink: Vec<bool>,
+}
+
+impl Paper {
+    /// A blank sheet covering `min` to `max`.
+    pub fn new(look: PaperLook, min: PaperPoint, max: PaperPoint) -> Paper {
+        let width = (max.columns - min.columns).ceil().max(1.0) as usize + 1;
+        let height = (max.rows - min.rows).ceil().max(1.0) as usize + 1;
+        Paper {
+            look,
+            strokes: Vec::new(),
+            drawing: None,
+            min,
+            width,
+            height,
+            ink: vec![false; width * height],
+        }
+    }
+
+    pub fn look(&self) -> &PaperLook {
+        &self.look
+    }
+
+    /// Every finished stroke, and the one being drawn.
+    pub fn strokes(&self) -> impl Iterator<Item = &Stroke> {
+        self.strokes.iter().chain(self.drawing.as_ref())
+    }
+
+    /// The pen touches the paper at `at`: continues the current stroke or starts one.
+    pub fn pen_at(&mut self, author: Author, at: PaperPoint) {
+        let last = match &mut self.drawing {
+            Some(stroke) if stroke.author == author => stroke.points.last().copied(),
+            _ => {
+                self.lift();
+                None
+            }
+        };
+        match last {
+            Some(last) if last.distance_to(at) < 0.05 => return,
+            Some(last) => self.ink_segment(last, at),
+            None => self.ink_segment(at, at),
+        }
+        let stroke = self.drawing.get_or_insert_with(|| Stroke {
+            author,
+            points: Vec::new(),
+        });
+        // A point on the line through the last two adds nothing to the drawing.
+        if let [.., a, b] = stroke.points[..] {
+            let cross = (b.columns - a.columns) * (at.rows - a.rows)
+                - (b.rows - a.rows) * (at.columns - a.columns);
+            let forward = (b.columns - a.columns) * (at.columns - b.columns)
+                + (b.rows - a.rows) * (at.rows - b.rows);
+            if cross.abs() < 1e-6 && forward >= 0.0 {
+                stroke.points.pop();
+            }
+        }
+        stroke.points.push(at);
+    }
+
+    /// The pen leaves the paper.
+    pub fn lift(&mut self) {
+        if let Some(stroke) = self.drawing.take() {
+            self.strokes.push(stroke);
+        }
+    }
+
+    /// Draws a whole line in one go (the scripted human's pen).
+    pub fn draw(&mut self, author: Author, points: &[PaperPoint]) {
+        self.lift();
+        for &point in points {
+            self.pen_at(author, point);
+        }
+        self.lift();
+    }
+
+    /// How much of the sensor's spot around `at` is ink, from 0 to 1.
+    pub fn ink_cover(&self, at: PaperPoint) -> f64 {
+        let radius = self.look.sensor_spot_deg / 2.0;
+        let (mut inked, mut all) = (0u32, 0u32);
+        let r = radius.ceil() as i64;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let (x, y) = (dx as f64, dy as f64);
+                if x.hypot(y) > radius {
+                    continue;
+                }
+                all += 1;
+                if self.is_inked(at.columns + x, at.rows + y) {
+                    inked += 1;
+                }
+            }
+        }
+        f64::from(inked) / f64::from(all.max(1))
+    }
+
+    /// Reflected light at `at` before sensor noise: the paper's white, darkened by ink.
+    pub fn reflected_percent(&self, at: PaperPoint) -> f64 {
+        let look = &self.look;
+        let white = look.white_percent
+            + look.white_variation_percent
+                * (at.columns / 97.0).sin()
+                * (at.rows / 83.0 + 0.5).cos();
+        let cover = self.ink_cover(at);
+        white * (1.0 - cover) + look.ink_percent * cover
+    }
+
+    fn is_inked(&self, columns: f64, rows: f64) -> bool {
+        self.cell(columns, rows).is_some_and(|i| self.ink[i])
+    }
+
+    fn cell(&self, columns: f64, rows: f64) -> Option<usize> {
+        let x = (columns - self.min.columns).round();
+        let y = (rows - self.min.rows).round();
+        if x < 0.0 || y < 0.0 || x >= self.width as f64 || y >= self.height as f64 {
+            return None;
+        }
+        Some(y as usize * self.width + x as usize)
+    }
+
+    fn ink_segment(&mut self, a: PaperPoint, b: PaperPoint) {
+        let half = self.look.pen_width_deg / 2.0;
+        let low_c = a.columns.min(b.columns) - half;
+        let high_c = a.columns.max(b.columns) + half;
+        let low_r = a.rows.min(b.rows) - half;
+        let high_r = a.rows.max(b.rows) + half;
+        let mut rows = low_r.floor();
+        while rows <= high_r.ceil() {
+            let mut columns = low_c.floor();
+            while columns <= high_c.ceil() {
+                let p = PaperPoint::new(columns, rows);
+                if distance_to_segment(p, a, b) <= half {
+                    if let Some(i) = self.cell(columns, rows) {
+                        self.ink[i] = true;
+                    }
+                }
+                columns += 1.0;
+            }
+            rows += 1.0;
+        }
+    }
+}
+
+/// The shortest distance from `p` to the segment `a`-`b`.
+pub fn distance_to_segment(p: PaperPoint, a: PaperPoint, b: PaperPoint) -> f64 {
+    let (dx, dy) = (b.columns - a.columns, b.rows - a.rows);
+    let length2 = dx * dx + dy * dy;
+    let t = if length2 == 0.0 {
+        0.0
+    } else {
+        (((p.columns - a.columns) * dx + (p.rows - a.rows) * dy) / length2).clamp(0.0, 1.0)
+    };
+    p.distance_to(PaperPoint::new(a.columns + t * dx, a.rows + t * dy))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sheet() -> Paper {
+        Paper::new(
+            PaperLook::default(),
+            PaperPoint::new(0.0, 0.0),
+            PaperPoint::new(300.0, 300.0),
+        )
+    }
+
+    #[test]
+    fn a_line_darkens_the_paper_under_it_and_nowhere_else() {
+        let mut paper = sheet();
+        let blank = paper.reflected_percent(PaperPoint::new(100.0, 50.0));
+        assert!((60.0..=80.0).contains(&blank), "{blank}");
+        paper.draw(
+            Author::Human,
+            &[PaperPoint::new(100.0, 0.0), PaperPoint::new(100.0, 200.0)],
+        );
+        let on_line = paper.reflected_percent(PaperPoint::new(100.0, 50.0));
+        assert!(on_line < blank * 0.6, "{on_line} against {blank}");
+        assert_eq!(paper.ink_cover(PaperPoint::new(130.0, 50.0)), 0.0);
+    }
+
+    #[test]
+    fn points_along_one_straight_line_make_one_segment() {
+        let mut paper = sheet();
+        for i in 0..=10 {
+            paper.pen_at(
+                Author::Robot,
+                PaperPoint::new(10.0 + f64::from(i) * 5.0, 20.0),
+            );
+        }
+        paper.pen_at(Author::Robot, PaperPoint::new(60.0, 40.0));
+        paper.lift();
+        let strokes: Vec<_> = paper.strokes().collect();
+        assert_eq!(strokes.len(), 1);
+        assert_eq!(strokes[0].points.len(), 3);
+    }
+
+    #[test]
+    fn the_distance_to_a_segment_is_measured_to_its_nearest_point() {
+        let (a, b) = (PaperPoint::new(0.0, 0.0), PaperPoint::new(10.0, 0.0));
+        assert_eq!(distance_to_segment(PaperPoint::new(5.0, 3.0), a, b), 3.0);
+        assert_eq!(distance_to_segment(PaperPoint::new(14.0, 3.0), a, b), 5.0);
+    }
+}
