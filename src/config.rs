@@ -116,6 +116,8 @@ pub struct HomingConfig {
     pub stall_speed_deg_per_s: u32,
     /// After the stall, the axis backs off this far and calls that zero.
     pub backoff_deg: i32,
+    /// An axis that has turned less than this has not moved (more than the gears' play).
+    pub moved_deg: i32,
     /// How often the motor is read, in ms.
     pub poll_ms: u64,
 }
@@ -130,6 +132,9 @@ pub struct PenConfig {
     pub polarity: Polarity,
     /// How far below the top (after backing off) the pen touches the paper, in degrees.
     pub down_deg: i32,
+    /// The pen's whole travel, top stop to bottom stop, in degrees; homing gives up after 1.5
+    /// times this.
+    pub travel_deg: i32,
     pub speed_deg_per_s: u32,
     /// Time for the ink to take after the pen lands, before it moves (default: 100 ms).
     pub settle_ms: u64,
@@ -250,6 +255,7 @@ impl Default for HomingConfig {
             stall_confirm_ms: 100,
             stall_speed_deg_per_s: 30,
             backoff_deg: 10,
+            moved_deg: 4,
             poll_ms: 10,
         }
     }
@@ -262,6 +268,7 @@ impl Default for PenConfig {
             kind: MotorKind::Medium,
             polarity: Polarity::Normal,
             down_deg: 30,
+            travel_deg: 50,
             speed_deg_per_s: 300,
             settle_ms: 100,
             homing: HomingConfig {
@@ -294,7 +301,7 @@ impl Default for SensingConfig {
         SensingConfig {
             colour_port: "in1".into(),
             sensor_offset_deg: AxisPoint::new(170, 0),
-            sweep_deg: 70,
+            sweep_deg: 80,
             sweep_speed_deg_per_s: 150,
             sample_ms: 10,
             mark_contrast_percent: 40,
@@ -434,9 +441,12 @@ impl RobotConfig {
         }
         let pen = &self.pen;
         check(
-            pen.down_deg > 0,
+            pen.down_deg > 0 && pen.down_deg + pen.homing.backoff_deg < pen.travel_deg,
             "pen.down_deg",
-            format!("is {}; it must be above 0", pen.down_deg),
+            format!(
+                "is {}; it must be above 0, and with the back-off ({}) below pen.travel_deg ({})",
+                pen.down_deg, pen.homing.backoff_deg, pen.travel_deg
+            ),
         )?;
         check_speed("pen.speed_deg_per_s", pen.speed_deg_per_s, pen.kind)?;
         pen.homing.validate("pen.homing")?;
@@ -621,6 +631,11 @@ impl HomingConfig {
             Some(format!(
                 "poll_ms is {}; it must be from 1 to 500",
                 self.poll_ms
+            ))
+        } else if self.moved_deg < 1 {
+            Some(format!(
+                "moved_deg is {}; it must be at least 1",
+                self.moved_deg
             ))
         } else if self.backoff_deg < 0 {
             Some(format!(

@@ -11,4 +11,5 @@ pub mod cli;
 pub mod config;
 pub mod game;
 pub mod hw;
+pub mod motion;
 pub mod scoreboard;

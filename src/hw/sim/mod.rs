@@ -7,6 +7,7 @@
 //! every run with the same seed is the same. Faults can be injected ([`Faults`]) to test that
 //! the firmware stops safely and says what went wrong.
 
+pub mod human;
 mod motor;
 pub mod paper;
 pub mod picture;
@@ -165,6 +166,11 @@ impl World {
         }
     }
 
+    /// Something blocks a motor from now on.
+    pub fn jam(&mut self, joint: Joint) {
+        self.motors[joint as usize].inject(MotorFault::Jammed);
+    }
+
     pub fn motor(&self, joint: Joint) -> &SimMotor {
         &self.motors[joint as usize]
     }
@@ -312,7 +318,7 @@ impl SimRobot {
                     acceleration_deg_per_s2: acceleration(config.pen.kind),
                     backlash_deg: settings.backlash_deg,
                     low_end_deg: 0.0,
-                    high_end_deg: pen_down + 15.0,
+                    high_end_deg: f64::from(config.pen.travel_deg),
                     start_deg: settings.start_pen_deg,
                 },
                 settings.faults.pen,

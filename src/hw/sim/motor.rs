@@ -75,6 +75,11 @@ impl SimMotor {
         }
     }
 
+    /// Injects a fault from now on.
+    pub fn inject(&mut self, fault: MotorFault) {
+        self.fault = fault;
+    }
+
     pub fn is_disconnected(&self) -> bool {
         self.disconnected
     }

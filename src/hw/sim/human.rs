@@ -1,0 +1,62 @@
+//! The simulated human's pen: marks drawn by hand in a square of the robot's grid.
+
+use super::paper::{Author, Paper, PaperPoint};
+use crate::config::BoardGeometry;
+use crate::game::Cell;
+use crate::motion::plan::cell_centre;
+
+/// How a person marks a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandMark {
+    /// The square coloured in, as the original robot asked for.
+    Fill,
+    /// An X corner to corner.
+    Cross,
+    /// An O.
+    Ring,
+}
+
+/// Draws `mark` in `cell`, a little off centre and a little skewed, as a hand would.
+pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark) {
+    let c = cell_centre(board, cell);
+    let (cx, cy) = (f64::from(c.columns) + 3.0, f64::from(c.rows) - 2.0);
+    let side = f64::from(board.square_deg);
+    let p = PaperPoint::new;
+    match mark {
+        HandMark::Fill => {
+            let half = side * 0.32;
+            let mut zigzag = Vec::new();
+            let mut y = cy - half;
+            let mut left = true;
+            while y <= cy + half {
+                let x = if left { cx - half } else { cx + half };
+                zigzag.push(p(x, y));
+                zigzag.push(p(if left { cx + half } else { cx - half }, y));
+                y += 4.0;
+                left = !left;
+            }
+            paper.draw(Author::Human, &zigzag);
+        }
+        HandMark::Cross => {
+            let half = side * 0.3;
+            paper.draw(
+                Author::Human,
+                &[p(cx - half, cy - half + 2.0), p(cx + half, cy + half)],
+            );
+            paper.draw(
+                Author::Human,
+                &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
+            );
+        }
+        HandMark::Ring => {
+            let radius = side * 0.3;
+            let points: Vec<PaperPoint> = (0..=24)
+                .map(|i| {
+                    let a = f64::from(i) / 24.0 * std::f64::consts::TAU;
+                    p(cx + radius * a.cos(), cy + radius * 0.9 * a.sin())
+                })
+                .collect();
+            paper.draw(Author::Human, &points);
+        }
+    }
+}

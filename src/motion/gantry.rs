@@ -1,0 +1,694 @@
+//! The gantry as the firmware uses it: homing, moves with time limits, the pen, drawing paths
+//! and sweeping the colour sensor across squares.
+//!
+//! Every motion has a time limit derived from its distance and speed, and every failure makes
+//! the machine safe before it is returned (Klipper's rule): all motors stopped, the pen lifted if
+//! it still can be. A motor's stall flag is trusted only once it has lasted, after the first
+//! instants of a move, because a motor starting from rest reads as stalled for a moment.
+
+use super::plan::{self, Path, Sweep};
+use super::sensing::{self, NewMarks, Sample, SquareReading};
+use super::stall::{StallWatch, Verdict};
+use super::{Axis, MotionError};
+use crate::config::{AxisPoint, HomingConfig, RobotConfig};
+use crate::game::Cell;
+use crate::hw::{Clock, Motor, Robot, StopAction};
+use std::time::Duration;
+
+type Result<T> = std::result::Result<T, MotionError>;
+
+/// What homing found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HomingReport {
+    /// How far each joint travelled before it met its end stop.
+    pub columns_travelled_deg: i32,
+    pub rows_travelled_deg: i32,
+    pub pen_travelled_deg: i32,
+    pub took: Duration,
+}
+
+/// Each square's blank-paper level, measured once the grid is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlankPaper {
+    pub percent: [u8; 9],
+}
+
+impl BlankPaper {
+    pub fn of(&self, cell: Cell) -> u8 {
+        self.percent[cell.index(3)]
+    }
+}
+
+/// How a move is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pace {
+    /// Pen up: each axis at its travel speed.
+    Travel,
+    /// Pen down: a straight line at the drawing speed.
+    Draw,
+}
+
+/// One axis's part of a move in progress.
+#[derive(Debug, Clone, Copy)]
+struct Leg {
+    axis: Axis,
+    target_deg: i32,
+    limit: Duration,
+}
+
+/// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
+pub struct Gantry {
+    robot: Robot,
+    config: RobotConfig,
+    homed: [bool; 3],
+}
+
+impl Gantry {
+    pub fn new(robot: Robot, config: RobotConfig) -> Gantry {
+        Gantry {
+            robot,
+            config,
+            homed: [false; 3],
+        }
+    }
+
+    pub fn config(&self) -> &RobotConfig {
+        &self.config
+    }
+
+    pub fn clock(&self) -> &dyn Clock {
+        &*self.robot.clock
+    }
+
+    /// The devices, for what the gantry does not do itself (the touch sensor).
+    pub fn robot_mut(&mut self) -> &mut Robot {
+        &mut self.robot
+    }
+
+    pub fn is_homed(&self, axis: Axis) -> bool {
+        self.homed[axis as usize]
+    }
+
+    fn motor(&mut self, axis: Axis) -> &mut dyn Motor {
+        match axis {
+            Axis::Columns => &mut *self.robot.columns,
+            Axis::Rows => &mut *self.robot.rows,
+            Axis::Pen => &mut *self.robot.pen,
+        }
+    }
+
+    fn homing_settings(&self, axis: Axis) -> &HomingConfig {
+        match axis {
+            Axis::Columns => &self.config.columns.homing,
+            Axis::Rows => &self.config.rows.homing,
+            Axis::Pen => &self.config.pen.homing,
+        }
+    }
+
+    fn travel_deg(&self, axis: Axis) -> i32 {
+        match axis {
+            Axis::Columns => self.config.columns.travel_deg,
+            Axis::Rows => self.config.rows.travel_deg,
+            Axis::Pen => self.config.pen.travel_deg,
+        }
+    }
+
+    fn max_speed(&self, axis: Axis) -> u32 {
+        match axis {
+            Axis::Columns => self.config.columns.kind.max_speed_deg_per_s(),
+            Axis::Rows => self.config.rows.kind.max_speed_deg_per_s(),
+            Axis::Pen => self.config.pen.kind.max_speed_deg_per_s(),
+        }
+    }
+
+    /// Runs `action`; if it fails, makes the machine safe and returns the first error.
+    fn guarded<T>(&mut self, action: impl FnOnce(&mut Gantry) -> Result<T>) -> Result<T> {
+        let result = action(self);
+        if result.is_err() {
+            self.make_safe();
+        }
+        result
+    }
+
+    /// Stops every motor, lifts the pen if it can, and lets everything coast. Errors on the way
+    /// are ignored: this runs when something has already gone wrong, and must reach the end.
+    pub fn make_safe(&mut self) {
+        for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
+            let _ = self.motor(axis).stop(StopAction::Brake);
+        }
+        if self.is_homed(Axis::Pen) {
+            let speed = self.config.pen.speed_deg_per_s;
+            if self.motor(Axis::Pen).run_to_position(0, speed).is_ok() {
+                let limit = self.time_limit(self.config.pen.travel_deg, speed);
+                let _ = self.wait_for(
+                    &[Leg {
+                        axis: Axis::Pen,
+                        target_deg: 0,
+                        limit,
+                    }],
+                    &mut |_, _| Ok(()),
+                );
+            }
+        }
+        for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
+            let _ = self.motor(axis).stop(StopAction::Coast);
+        }
+    }
+
+    /// Homes the pen to its top, then both axes at once, each by driving gently into its end
+    /// stop until a stall lasts; each backs off and calls that zero.
+    pub fn home(&mut self) -> Result<HomingReport> {
+        self.guarded(|g| {
+            let start = g.clock().now();
+            g.homed = [false; 3];
+            let pen = g.seek_end_stops(&[Axis::Pen])?;
+            g.back_off_to_zero(&[Axis::Pen])?;
+            let axes = g.seek_end_stops(&[Axis::Columns, Axis::Rows])?;
+            g.back_off_to_zero(&[Axis::Columns, Axis::Rows])?;
+            Ok(HomingReport {
+                columns_travelled_deg: axes[0],
+                rows_travelled_deg: axes[1],
+                pen_travelled_deg: pen[0],
+                took: g.clock().now() - start,
+            })
+        })
+    }
+
+    /// Drives `axes` toward their end stops together; returns how far each travelled. An axis
+    /// that stalls before moving may already be at its stop: it is driven clear and tried again.
+    fn seek_end_stops(&mut self, axes: &[Axis]) -> Result<Vec<i32>> {
+        let mut travelled = Vec::new();
+        let mut retry = Vec::new();
+        for (axis, verdict) in axes.iter().zip(self.drive_until_stalled(axes, -1)?) {
+            match verdict {
+                Ok(deg) => travelled.push(deg),
+                Err(()) => {
+                    retry.push(*axis);
+                    travelled.push(0);
+                }
+            }
+        }
+        for axis in retry {
+            self.drive_clear_of_stop(axis)?;
+            let deg = match self.drive_until_stalled(&[axis], -1)?[0] {
+                Ok(deg) => deg,
+                Err(()) => return Err(MotionError::StalledBeforeMoving { axis }),
+            };
+            let i = axes
+                .iter()
+                .position(|&a| a == axis)
+                .expect("retried axes are homed axes");
+            travelled[i] = deg;
+        }
+        Ok(travelled)
+    }
+
+    /// Drives each axis at its homing duty in `direction` until it stalls. Per axis: the travel
+    /// to the stall, or `Err(())` for a stall before moving. Other failures end it.
+    #[allow(clippy::type_complexity)]
+    fn drive_until_stalled(
+        &mut self,
+        axes: &[Axis],
+        direction: i8,
+    ) -> Result<Vec<std::result::Result<i32, ()>>> {
+        let now = self.clock().now();
+        let mut watches = Vec::new();
+        for &axis in axes {
+            let settings = self.homing_settings(axis).clone();
+            let max_travel = self.travel_deg(axis) * 3 / 2;
+            // Under load the axis runs at about half its no-load speed for the duty.
+            let expected = (f64::from(self.max_speed(axis)) * f64::from(settings.duty_percent)
+                / 200.0)
+                .max(1.0);
+            let limit = Duration::from_millis(
+                settings.ignore_start_ms
+                    + settings.stall_confirm_ms
+                    + (f64::from(max_travel) / expected * 1000.0) as u64
+                    + self.config.motion_timeout_slack_ms,
+            );
+            let start = self.motor(axis).position_deg()?;
+            watches.push(StallWatch::new(&settings, now, start, max_travel, limit));
+            let duty = direction * settings.duty_percent as i8;
+            self.motor(axis).run_duty(duty)?;
+        }
+        let poll = axes
+            .iter()
+            .map(|&a| self.homing_settings(a).poll_ms)
+            .min()
+            .unwrap_or(10);
+        let mut results: Vec<Option<std::result::Result<i32, ()>>> = vec![None; axes.len()];
+        while results.iter().any(Option::is_none) {
+            self.clock().sleep(Duration::from_millis(poll));
+            let now = self.clock().now();
+            for (i, &axis) in axes.iter().enumerate() {
+                if results[i].is_some() {
+                    continue;
+                }
+                let motor = self.motor(axis);
+                let position = motor.position_deg()?;
+                let speed = motor.speed_deg_per_s()?;
+                let state = motor.state()?;
+                let verdict = watches[i].update(now, position, speed, state);
+                match verdict {
+                    Verdict::Continue => {}
+                    Verdict::AtEndStop { travelled_deg } => {
+                        self.motor(axis).stop(StopAction::Brake)?;
+                        results[i] = Some(Ok(travelled_deg));
+                    }
+                    Verdict::StalledBeforeMoving => {
+                        self.motor(axis).stop(StopAction::Brake)?;
+                        results[i] = Some(Err(()));
+                    }
+                    Verdict::NoStall { travelled_deg } => {
+                        return Err(MotionError::NoStall {
+                            axis,
+                            travelled_deg,
+                        })
+                    }
+                    Verdict::TimedOut => {
+                        return Err(MotionError::HomingTimedOut {
+                            axis,
+                            waited_ms: now.saturating_sub(watches[i].started()).as_millis() as u64,
+                        })
+                    }
+                }
+            }
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| r.expect("every axis has a result"))
+            .collect())
+    }
+
+    /// Drives an axis that stalled at once away from its stop, proving that it can move.
+    fn drive_clear_of_stop(&mut self, axis: Axis) -> Result<()> {
+        let settings = self.homing_settings(axis).clone();
+        let start = self.motor(axis).position_deg()?;
+        let wanted = settings.backoff_deg + 2 * settings.moved_deg;
+        let began = self.clock().now();
+        let limit = Duration::from_millis(settings.ignore_start_ms + 1000);
+        self.motor(axis).run_duty(settings.duty_percent as i8)?;
+        loop {
+            self.clock().sleep(Duration::from_millis(settings.poll_ms));
+            let position = self.motor(axis).position_deg()?;
+            if (position - start).abs() >= wanted {
+                self.motor(axis).stop(StopAction::Brake)?;
+                return Ok(());
+            }
+            if self.clock().now() - began > limit {
+                return Err(MotionError::StalledBeforeMoving { axis });
+            }
+        }
+    }
+
+    /// Declares each stalled axis to be `backoff_deg` below zero, and moves it to zero.
+    fn back_off_to_zero(&mut self, axes: &[Axis]) -> Result<()> {
+        let mut legs = Vec::new();
+        for &axis in axes {
+            let backoff = self.homing_settings(axis).backoff_deg;
+            let speed = self.homing_speed(axis);
+            self.motor(axis).set_position_deg(-backoff)?;
+            self.motor(axis).run_to_position(0, speed)?;
+            let limit = self.time_limit(backoff, speed);
+            legs.push(Leg {
+                axis,
+                target_deg: 0,
+                limit,
+            });
+        }
+        self.wait_for(&legs, &mut |_, _| Ok(()))?;
+        for &axis in axes {
+            self.homed[axis as usize] = true;
+        }
+        Ok(())
+    }
+
+    fn homing_speed(&self, axis: Axis) -> u32 {
+        let settings = self.homing_settings(axis);
+        (self.max_speed(axis) * u32::from(settings.duty_percent) / 100).max(1)
+    }
+
+    /// The time a move of `distance_deg` at `speed` may take: its time at full speed plus the
+    /// configured slack, which covers speeding up and slowing down.
+    fn time_limit(&self, distance_deg: i32, speed_deg_per_s: u32) -> Duration {
+        let moving_ms =
+            u64::from(distance_deg.unsigned_abs()) * 1000 / u64::from(speed_deg_per_s.max(1));
+        Duration::from_millis(moving_ms + self.config.motion_timeout_slack_ms)
+    }
+
+    /// Waits until every leg has arrived. `on_tick` runs at every poll, while the motors move.
+    fn wait_for(
+        &mut self,
+        legs: &[Leg],
+        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
+    ) -> Result<()> {
+        let start = self.clock().now();
+        let settings = self.config.columns.homing.clone();
+        let poll = Duration::from_millis(settings.poll_ms);
+        let mut stalled_since: Vec<Option<Duration>> = vec![None; legs.len()];
+        let mut arrived = vec![false; legs.len()];
+        while arrived.iter().any(|a| !a) {
+            self.clock().sleep(poll);
+            let now = self.clock().now();
+            on_tick(self, now)?;
+            for (i, leg) in legs.iter().enumerate() {
+                if arrived[i] {
+                    continue;
+                }
+                let motor = self.motor(leg.axis);
+                let state = motor.state()?;
+                let at_deg = motor.position_deg()?;
+                if !state.running {
+                    arrived[i] = true;
+                    continue;
+                }
+                let elapsed = now - start;
+                if state.stalled && elapsed >= Duration::from_millis(settings.ignore_start_ms) {
+                    let since = *stalled_since[i].get_or_insert(now);
+                    if now - since >= Duration::from_millis(settings.stall_confirm_ms) {
+                        return Err(MotionError::Jammed {
+                            axis: leg.axis,
+                            at_deg,
+                            target_deg: leg.target_deg,
+                        });
+                    }
+                } else {
+                    stalled_since[i] = None;
+                }
+                if elapsed > leg.limit {
+                    return Err(MotionError::TimedOut {
+                        axis: leg.axis,
+                        target_deg: leg.target_deg,
+                        at_deg,
+                        waited_ms: elapsed.as_millis() as u64,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a target on an axis that is not homed or outside its travel.
+    fn check_target(&self, axis: Axis, target_deg: i32) -> Result<()> {
+        if !self.is_homed(axis) {
+            return Err(MotionError::NotHomed { axis });
+        }
+        let travel_deg = self.travel_deg(axis);
+        if !(0..=travel_deg).contains(&target_deg) {
+            return Err(MotionError::OutsideTravel {
+                axis,
+                target_deg,
+                travel_deg,
+            });
+        }
+        Ok(())
+    }
+
+    /// Where the pen is, by the encoders.
+    pub fn position(&mut self) -> Result<AxisPoint> {
+        Ok(AxisPoint::new(
+            self.robot.columns.position_deg()?,
+            self.robot.rows.position_deg()?,
+        ))
+    }
+
+    /// Moves both axes at once and waits for both. With the pen up each axis runs at its travel
+    /// speed; drawing, the speeds are shared out so the pen goes straight.
+    fn move_both(
+        &mut self,
+        target: AxisPoint,
+        pace: Pace,
+        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
+    ) -> Result<()> {
+        self.check_target(Axis::Columns, target.columns)?;
+        self.check_target(Axis::Rows, target.rows)?;
+        let from = self.position()?;
+        let distance = [
+            (target.columns - from.columns).abs(),
+            (target.rows - from.rows).abs(),
+        ];
+        let longest = distance[0].max(distance[1]);
+        let mut legs = Vec::new();
+        for (i, (axis, target_deg)) in [(Axis::Columns, target.columns), (Axis::Rows, target.rows)]
+            .into_iter()
+            .enumerate()
+        {
+            if distance[i] == 0 {
+                continue;
+            }
+            let axis_config = if axis == Axis::Columns {
+                &self.config.columns
+            } else {
+                &self.config.rows
+            };
+            let speed = match pace {
+                Pace::Travel => axis_config.speed_deg_per_s,
+                Pace::Draw => {
+                    let share = f64::from(distance[i]) / f64::from(longest);
+                    ((f64::from(axis_config.draw_speed_deg_per_s) * share).round() as u32).max(1)
+                }
+            };
+            legs.push(Leg {
+                axis,
+                target_deg,
+                limit: self.time_limit(distance[i], speed),
+            });
+            self.motor(axis).run_to_position(target_deg, speed)?;
+        }
+        self.wait_for(&legs, on_tick)
+    }
+
+    /// Moves the pen (which must be up) to `target`, arriving moving forward on both axes so
+    /// the gears' play is always taken up the same way.
+    pub fn move_to(&mut self, target: AxisPoint) -> Result<()> {
+        self.guarded(|g| g.move_to_unguarded(target, &mut |_, _| Ok(())))
+    }
+
+    fn move_to_unguarded(
+        &mut self,
+        target: AxisPoint,
+        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
+    ) -> Result<()> {
+        self.check_target(Axis::Columns, target.columns)?;
+        self.check_target(Axis::Rows, target.rows)?;
+        let from = self.position()?;
+        let approach = self.config.board.approach_deg;
+        let before = |target: i32, from: i32| {
+            if target < from {
+                (target - approach).max(0)
+            } else {
+                target
+            }
+        };
+        let via = AxisPoint::new(
+            before(target.columns, from.columns),
+            before(target.rows, from.rows),
+        );
+        if via != target {
+            self.move_both(via, Pace::Travel, &mut |_, _| Ok(()))?;
+        }
+        self.move_both(target, Pace::Travel, on_tick)
+    }
+
+    fn move_pen(&mut self, target_deg: i32) -> Result<()> {
+        self.check_target(Axis::Pen, target_deg)?;
+        let speed = self.config.pen.speed_deg_per_s;
+        let from = self.robot.pen.position_deg()?;
+        self.robot.pen.run_to_position(target_deg, speed)?;
+        let limit = self.time_limit(target_deg - from, speed);
+        self.wait_for(
+            &[Leg {
+                axis: Axis::Pen,
+                target_deg,
+                limit,
+            }],
+            &mut |_, _| Ok(()),
+        )
+    }
+
+    pub fn pen_up(&mut self) -> Result<()> {
+        self.guarded(|g| g.move_pen(0))
+    }
+
+    /// Lowers the pen where it is, if that is on the sheet.
+    pub fn pen_down(&mut self) -> Result<()> {
+        self.guarded(|g| {
+            let at = g.position()?;
+            g.check_on_sheet(at)?;
+            g.move_pen(g.config.pen.down_deg)?;
+            g.clock()
+                .sleep(Duration::from_millis(g.config.pen.settle_ms));
+            Ok(())
+        })
+    }
+
+    fn check_on_sheet(&self, at: AxisPoint) -> Result<()> {
+        let (min, max) = (
+            self.config.board.sheet_min_deg,
+            self.config.board.sheet_max_deg,
+        );
+        let inside = (min.columns..=max.columns).contains(&at.columns)
+            && (min.rows..=max.rows).contains(&at.rows);
+        if inside {
+            Ok(())
+        } else {
+            Err(MotionError::PenOutsideSheet { at })
+        }
+    }
+
+    /// Draws each path: pen down at its first point, straight lines through the rest, pen up.
+    /// Every point is checked against the sheet and the travel before anything moves.
+    pub fn draw(&mut self, paths: &[Path]) -> Result<()> {
+        self.guarded(|g| {
+            for point in paths.iter().flatten() {
+                g.check_on_sheet(*point)?;
+                g.check_target(Axis::Columns, point.columns)?;
+                g.check_target(Axis::Rows, point.rows)?;
+            }
+            for path in paths {
+                let Some((&first, rest)) = path.split_first() else {
+                    continue;
+                };
+                g.move_pen(0)?;
+                g.move_to_unguarded(first, &mut |_, _| Ok(()))?;
+                g.move_pen(g.config.pen.down_deg)?;
+                g.clock()
+                    .sleep(Duration::from_millis(g.config.pen.settle_ms));
+                for &point in rest {
+                    g.move_both(point, Pace::Draw, &mut |_, _| Ok(()))?;
+                }
+                g.move_pen(0)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Lifts the pen and moves to the axes' zero, out of the human's way.
+    pub fn park(&mut self) -> Result<()> {
+        self.guarded(|g| {
+            g.move_pen(0)?;
+            g.move_to_unguarded(AxisPoint::new(0, 0), &mut |_, _| Ok(()))
+        })
+    }
+
+    /// Sweeps the sensor across `cells` (pen up) and returns each square's readings.
+    pub fn sweep_squares(&mut self, cells: &[Cell]) -> Result<Vec<(Cell, Vec<u8>)>> {
+        self.guarded(|g| {
+            g.move_pen(0)?;
+            let offset = g.config.sensing.sensor_offset_deg;
+            let at = g.position()?;
+            let sensor_at = AxisPoint::new(at.columns - offset.columns, at.rows - offset.rows);
+            let plan = plan::sweeps(&g.config, cells, sensor_at);
+            let mut out = Vec::new();
+            for sweep in plan {
+                let samples = g.sweep(&sweep)?;
+                for (cell, window) in &sweep.squares {
+                    out.push((*cell, sensing::in_window(&samples, window)));
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn sweep(&mut self, sweep: &Sweep) -> Result<Vec<Sample>> {
+        let offset = self.config.sensing.sensor_offset_deg;
+        let rows = sweep.rows_deg + offset.rows;
+        let start = AxisPoint::new(sweep.from_columns_deg + offset.columns, rows);
+        let end_columns = sweep.to_columns_deg + offset.columns;
+        self.move_to_unguarded(start, &mut |_, _| Ok(()))?;
+        self.check_target(Axis::Columns, end_columns)?;
+        let speed = self.config.sensing.sweep_speed_deg_per_s;
+        let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
+        let mut samples = Vec::new();
+        let mut next_sample = self.clock().now();
+        self.robot.columns.run_to_position(end_columns, speed)?;
+        let leg = Leg {
+            axis: Axis::Columns,
+            target_deg: end_columns,
+            limit: self.time_limit(end_columns - start.columns, speed),
+        };
+        self.wait_for(&[leg], &mut |g, now| {
+            if now >= next_sample {
+                next_sample = now + sample_every;
+                let columns = g.robot.columns.position_deg()?;
+                let percent = g.robot.light.reflected_percent()?;
+                samples.push(Sample {
+                    columns_deg: columns - offset.columns,
+                    percent,
+                });
+            }
+            Ok(())
+        })?;
+        Ok(samples)
+    }
+
+    /// Reads every square of the freshly drawn grid as its blank-paper level.
+    pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
+        let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
+        let readings = self.sweep_squares(&cells)?;
+        let mut percent = [0u8; 9];
+        for (cell, samples) in readings {
+            let level = sensing::blank_level(&samples).ok_or_else(|| MotionError::Unread {
+                square: square_name(cell),
+            })?;
+            if level < self.config.sensing.min_blank_percent {
+                return Err(MotionError::NoPaper {
+                    square: square_name(cell),
+                    percent: level,
+                });
+            }
+            percent[cell.index(3)] = level;
+        }
+        Ok(BlankPaper { percent })
+    }
+
+    /// Reads the squares in `empty` and says which now hold a new mark.
+    pub fn read_new_marks(
+        &mut self,
+        blank: &BlankPaper,
+        empty: &[Cell],
+    ) -> Result<(NewMarks, Vec<SquareReading>)> {
+        let sensing = self.config.sensing.clone();
+        let mut judged = Vec::new();
+        for (cell, samples) in self.sweep_squares(empty)? {
+            let reading = SquareReading::judge(cell, blank.of(cell), &samples, &sensing)
+                .ok_or_else(|| MotionError::Unread {
+                    square: square_name(cell),
+                })?;
+            judged.push(reading);
+        }
+        Ok((NewMarks::from_readings(&judged), judged))
+    }
+
+    /// Drives a homed axis forward into its far stop and returns where that is, then goes back
+    /// to zero. For calibration: the usable travel is a little less than this.
+    pub fn measure_travel(&mut self, axis: Axis) -> Result<i32> {
+        self.guarded(|g| {
+            if !g.is_homed(axis) {
+                return Err(MotionError::NotHomed { axis });
+            }
+            if axis != Axis::Pen {
+                g.move_pen(0)?;
+            }
+            g.drive_until_stalled(&[axis], 1)?;
+            let far = g.motor(axis).position_deg()?;
+            let speed = g.homing_speed(axis);
+            g.motor(axis).run_to_position(0, speed)?;
+            let limit = g.time_limit(far, speed);
+            g.wait_for(
+                &[Leg {
+                    axis,
+                    target_deg: 0,
+                    limit,
+                }],
+                &mut |_, _| Ok(()),
+            )?;
+            Ok(far)
+        })
+    }
+}
+
+/// A square as the user sees it: "row 1, column 3" (counted from 1 here, for people).
+pub fn square_name(cell: Cell) -> String {
+    format!("row {}, column {}", cell.row + 1, cell.col + 1)
+}

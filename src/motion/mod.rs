@@ -1,0 +1,93 @@
+//! The gantry: homing, moving, drawing and reading the paper, on top of the [`crate::hw`] traits.
+//!
+//! The split follows Klipper's: [`plan`] decides *where* (pure geometry: the grid, the marks,
+//! the sweeps that read the squares), [`gantry`] decides *how* (homing, moves with time limits,
+//! the pen), and [`stall`] and [`sensing`] are the pure decisions those loops apply, handed the
+//! time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
+//! where it still can be.
+
+pub mod gantry;
+pub mod original;
+pub mod plan;
+pub mod sensing;
+pub mod stall;
+
+pub use gantry::Gantry;
+
+use crate::config::AxisPoint;
+use crate::hw::HwError;
+
+/// One of the three motors of the gantry, by what it moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axis {
+    Columns,
+    Rows,
+    Pen,
+}
+
+impl Axis {
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::Columns => "columns axis",
+            Axis::Rows => "rows axis",
+            Axis::Pen => "pen lift",
+        }
+    }
+}
+
+impl std::fmt::Display for Axis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a motion failed, naming the axis and what it was doing.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MotionError {
+    #[error(transparent)]
+    Hardware(#[from] HwError),
+    #[error(
+        "{axis}: no stall after {travelled_deg} degrees of homing (1.5 times its travel): \
+         is the end stop missing or the gear slipping?"
+    )]
+    NoStall { axis: Axis, travelled_deg: i32 },
+    #[error("{axis}: stalled before it moved while homing: is it jammed or blocked?")]
+    StalledBeforeMoving { axis: Axis },
+    #[error("{axis}: homing found no end stop within {waited_ms} ms: is the motor turning?")]
+    HomingTimedOut { axis: Axis, waited_ms: u64 },
+    #[error("{axis}: not homed yet, so it cannot move to a position")]
+    NotHomed { axis: Axis },
+    #[error("{axis}: {target_deg} degrees is outside its travel (0 to {travel_deg})")]
+    OutsideTravel {
+        axis: Axis,
+        target_deg: i32,
+        travel_deg: i32,
+    },
+    #[error(
+        "the pen would touch down at columns {}, rows {}, outside the sheet",
+        at.columns,
+        at.rows
+    )]
+    PenOutsideSheet { at: AxisPoint },
+    #[error("{axis}: jammed at {at_deg} degrees on the way to {target_deg}")]
+    Jammed {
+        axis: Axis,
+        at_deg: i32,
+        target_deg: i32,
+    },
+    #[error(
+        "{axis}: did not reach {target_deg} degrees within {waited_ms} ms (it is at {at_deg})"
+    )]
+    TimedOut {
+        axis: Axis,
+        target_deg: i32,
+        at_deg: i32,
+        waited_ms: u64,
+    },
+    #[error("the blank paper in the square at {square} reads only {percent}%: is the sheet under the sensor?")]
+    NoPaper { square: String, percent: u8 },
+    #[error(
+        "the sensor took no readings in the square at {square}: sample more often or sweep slower"
+    )]
+    Unread { square: String },
+}

@@ -1,0 +1,255 @@
+//! Where things go on the paper: the grid, the robot's marks, the line through a winning three,
+//! and the sweeps that read the squares. Pure geometry over the robot config, in the pen's axis
+//! degrees; [`super::gantry`] carries it out.
+//!
+//! Lines are drawn moving forward along their axis where the shape allows, so the gears' play is
+//! taken up the same way as when the pen was placed.
+
+use crate::config::{AxisPoint, BoardGeometry, MarkStyle, RobotConfig};
+use crate::game::{Cell, Mark};
+
+/// A line for the pen: lowered at the first point, lifted after the last.
+pub type Path = Vec<AxisPoint>;
+
+/// The centre of a square. Row 0 is nearest the rows axis's zero, column 0 nearest the columns
+/// axis's zero.
+pub fn cell_centre(board: &BoardGeometry, cell: Cell) -> AxisPoint {
+    let half = board.square_deg / 2;
+    AxisPoint::new(
+        board.grid_origin_deg.columns + cell.col as i32 * board.square_deg + half,
+        board.grid_origin_deg.rows + cell.row as i32 * board.square_deg + half,
+    )
+}
+
+/// The four lines of the grid.
+pub fn grid(board: &BoardGeometry) -> Vec<Path> {
+    let o = board.grid_origin_deg;
+    let side = 3 * board.square_deg;
+    let mut paths = Vec::new();
+    for i in 1..=2 {
+        let columns = o.columns + i * board.square_deg;
+        paths.push(vec![
+            AxisPoint::new(columns, o.rows),
+            AxisPoint::new(columns, o.rows + side),
+        ]);
+    }
+    for i in 1..=2 {
+        let rows = o.rows + i * board.square_deg;
+        paths.push(vec![
+            AxisPoint::new(o.columns, rows),
+            AxisPoint::new(o.columns + side, rows),
+        ]);
+    }
+    paths
+}
+
+/// The robot's mark in a square: an X (two strokes), an O (a polygon) or a dot.
+pub fn mark(board: &BoardGeometry, cell: Cell, mark: Mark) -> Vec<Path> {
+    let c = cell_centre(board, cell);
+    let h = board.mark_size_deg / 2;
+    match (board.mark_style, mark) {
+        (MarkStyle::Dot, _) => vec![vec![c]],
+        (MarkStyle::Letter, Mark::X) => vec![
+            vec![
+                AxisPoint::new(c.columns - h, c.rows - h),
+                AxisPoint::new(c.columns + h, c.rows + h),
+            ],
+            vec![
+                AxisPoint::new(c.columns - h, c.rows + h),
+                AxisPoint::new(c.columns + h, c.rows - h),
+            ],
+        ],
+        (MarkStyle::Letter, Mark::O) => vec![ring(c, f64::from(h), board.o_segments)],
+    }
+}
+
+/// A closed polygon around `centre`, starting and ending at its lowest-columns point.
+pub fn ring(centre: AxisPoint, radius: f64, segments: u32) -> Path {
+    (0..=segments)
+        .map(|i| {
+            let angle =
+                std::f64::consts::PI + f64::from(i) / f64::from(segments) * std::f64::consts::TAU;
+            AxisPoint::new(
+                centre.columns + (radius * angle.cos()).round() as i32,
+                centre.rows + (radius * angle.sin()).round() as i32,
+            )
+        })
+        .collect()
+}
+
+/// The line through a winning three, from beyond the first square's centre to beyond the last's.
+pub fn win_line(board: &BoardGeometry, first: Cell, last: Cell) -> Path {
+    let (a, b) = (cell_centre(board, first), cell_centre(board, last));
+    let (dc, dr) = (f64::from(b.columns - a.columns), f64::from(b.rows - a.rows));
+    let length = dc.hypot(dr).max(1.0);
+    let over = f64::from(board.win_line_overhang_deg);
+    let (oc, or) = (
+        (dc / length * over).round() as i32,
+        (dr / length * over).round() as i32,
+    );
+    let (start, end) = (
+        AxisPoint::new(a.columns - oc, a.rows - or),
+        AxisPoint::new(b.columns + oc, b.rows + or),
+    );
+    // Forward along the columns axis, like every other line.
+    if start.columns <= end.columns {
+        vec![start, end]
+    } else {
+        vec![end, start]
+    }
+}
+
+/// One pass of the colour sensor along a row of squares, in *sensor* coordinates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sweep {
+    /// The rows coordinate of the line swept.
+    pub rows_deg: i32,
+    pub from_columns_deg: i32,
+    pub to_columns_deg: i32,
+    /// The squares read on the way, each with the stretch of columns that belongs to it.
+    pub squares: Vec<(Cell, std::ops::RangeInclusive<i32>)>,
+}
+
+/// The stretch of a square's centre line that is read: centred, `sweep_deg` long, clear of the
+/// grid lines.
+pub fn reading_window(config: &RobotConfig, cell: Cell) -> std::ops::RangeInclusive<i32> {
+    let centre = cell_centre(&config.board, cell).columns;
+    let half = config.sensing.sweep_deg / 2;
+    centre - half..=centre + half
+}
+
+/// The sweeps that read `cells`, row by row, snaking: the first row is the one nearest
+/// `sensor_at` and each sweep starts at the end nearest where the last one stopped. Rows with
+/// nothing to read are skipped and each sweep spans only its row's squares to read, so the sensor
+/// travels little more than the squares themselves.
+pub fn sweeps(config: &RobotConfig, cells: &[Cell], sensor_at: AxisPoint) -> Vec<Sweep> {
+    let mut rows: Vec<usize> = cells.iter().map(|c| c.row).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    let centre_row = |row: usize| cell_centre(&config.board, Cell { row, col: 0 }).rows;
+    // Start from the end of the row list nearer the sensor.
+    if let (Some(&first), Some(&last)) = (rows.first(), rows.last()) {
+        if (centre_row(last) - sensor_at.rows).abs() < (centre_row(first) - sensor_at.rows).abs() {
+            rows.reverse();
+        }
+    }
+    let mut at_columns = sensor_at.columns;
+    let mut out = Vec::new();
+    for row in rows {
+        let mut squares: Vec<_> = cells
+            .iter()
+            .filter(|c| c.row == row)
+            .map(|&c| (c, reading_window(config, c)))
+            .collect();
+        squares.sort_by_key(|(c, _)| c.col);
+        let low = *squares[0].1.start();
+        let high = *squares[squares.len() - 1].1.end();
+        let forward = (low - at_columns).abs() <= (high - at_columns).abs();
+        if !forward {
+            squares.reverse();
+        }
+        let (from, to) = if forward { (low, high) } else { (high, low) };
+        out.push(Sweep {
+            rows_deg: centre_row(row),
+            from_columns_deg: from,
+            to_columns_deg: to,
+            squares,
+        });
+        at_columns = to;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> RobotConfig {
+        RobotConfig::default()
+    }
+
+    #[test]
+    fn squares_are_centred_in_the_grid() {
+        let board = config().board;
+        assert_eq!(
+            cell_centre(&board, Cell { row: 0, col: 0 }),
+            AxisPoint::new(70, 70)
+        );
+        assert_eq!(
+            cell_centre(&board, Cell { row: 2, col: 1 }),
+            AxisPoint::new(170, 270)
+        );
+    }
+
+    #[test]
+    fn the_grid_is_two_lines_each_way_between_the_squares() {
+        let paths = grid(&config().board);
+        assert_eq!(paths.len(), 4);
+        assert_eq!(
+            paths[0],
+            vec![AxisPoint::new(120, 20), AxisPoint::new(120, 320)]
+        );
+        assert_eq!(
+            paths[3],
+            vec![AxisPoint::new(20, 220), AxisPoint::new(320, 220)]
+        );
+    }
+
+    #[test]
+    fn an_x_is_two_diagonals_drawn_forward_and_an_o_a_closed_ring() {
+        let board = config().board;
+        let cell = Cell { row: 1, col: 1 };
+        let x = mark(&board, cell, Mark::X);
+        assert_eq!(x.len(), 2);
+        assert!(x.iter().all(|p| p[0].columns < p[1].columns));
+        let o = mark(&board, cell, Mark::O);
+        assert_eq!(o.len(), 1);
+        assert_eq!(o[0].first(), o[0].last());
+        assert!(o[0].iter().all(|p| {
+            let r = f64::from(p.columns - 170).hypot(f64::from(p.rows - 170));
+            (r - 30.0).abs() <= 1.0
+        }));
+    }
+
+    #[test]
+    fn a_win_line_reaches_past_both_end_squares() {
+        let board = config().board;
+        let line = win_line(&board, Cell { row: 0, col: 2 }, Cell { row: 2, col: 0 });
+        assert_eq!(line, vec![AxisPoint::new(49, 291), AxisPoint::new(291, 49)]);
+    }
+
+    #[test]
+    fn sweeps_snake_through_only_the_rows_with_squares_to_read() {
+        let config = config();
+        let cells = [
+            Cell { row: 0, col: 0 },
+            Cell { row: 0, col: 2 },
+            Cell { row: 2, col: 1 },
+            Cell { row: 2, col: 2 },
+        ];
+        let plan = sweeps(&config, &cells, AxisPoint::new(0, 0));
+        assert_eq!(plan.len(), 2);
+        assert_eq!(
+            (
+                plan[0].rows_deg,
+                plan[0].from_columns_deg,
+                plan[0].to_columns_deg
+            ),
+            (70, 30, 310)
+        );
+        // The second sweep starts where the first ended and runs back.
+        assert_eq!(
+            (
+                plan[1].rows_deg,
+                plan[1].from_columns_deg,
+                plan[1].to_columns_deg
+            ),
+            (270, 310, 130)
+        );
+        let order: Vec<Cell> = plan
+            .iter()
+            .flat_map(|s| s.squares.iter().map(|(c, _)| *c))
+            .collect();
+        assert_eq!(order, [cells[0], cells[1], cells[3], cells[2]]);
+    }
+}

@@ -1,0 +1,389 @@
+//! The gantry on the simulated robot: homing, drawing where the geometry says, reading marks,
+//! and stopping safely when something fails.
+
+use ev3_tictactoe::config::{AxisPoint, RobotConfig};
+use ev3_tictactoe::game::{Cell, Mark};
+use ev3_tictactoe::hw::sim::human::{self, HandMark};
+use ev3_tictactoe::hw::sim::{
+    Author, Faults, Joint, MotorFault, PaperPoint, SensorFault, SimRobot, SimSettings,
+};
+use ev3_tictactoe::motion::gantry::square_name;
+use ev3_tictactoe::motion::plan;
+use ev3_tictactoe::motion::sensing::NewMarks;
+use ev3_tictactoe::motion::{Axis, Gantry, MotionError};
+use std::time::Duration;
+
+fn robot_with(settings: SimSettings) -> (SimRobot, Gantry) {
+    let config = RobotConfig::default();
+    let sim = SimRobot::new(&config, &settings);
+    let gantry = Gantry::new(sim.robot(), config);
+    (sim, gantry)
+}
+
+fn robot() -> (SimRobot, Gantry) {
+    robot_with(SimSettings::default())
+}
+
+fn with_fault(faults: Faults) -> (SimRobot, Gantry) {
+    robot_with(SimSettings {
+        faults,
+        ..SimSettings::default()
+    })
+}
+
+/// How far the homed zero is from where an ideal homing would put it: the gears' play.
+const HOMING_TOLERANCE_DEG: f64 = 3.0;
+
+#[test]
+fn homing_finds_the_origin_from_any_start_position() {
+    for (columns, rows, pen) in [
+        (230.0, 160.0, 12.0),
+        (0.0, 0.0, 0.0),
+        (-10.0, 300.0, 40.0),
+        (480.0, 5.0, 3.0),
+    ] {
+        let (sim, mut gantry) = robot_with(SimSettings {
+            start_columns_deg: columns,
+            start_rows_deg: rows,
+            start_pen_deg: pen,
+            ..SimSettings::default()
+        });
+        let report = gantry
+            .home()
+            .unwrap_or_else(|e| panic!("from {columns},{rows},{pen}: {e}"));
+        let world = sim.world();
+        for joint in Joint::ALL {
+            let off = world.axis_paper_deg(joint);
+            assert!(
+                off.abs() <= HOMING_TOLERANCE_DEG,
+                "{joint:?} from {columns},{rows},{pen}: {off}"
+            );
+        }
+        assert!(!world.pen_is_down());
+        assert!(report.took < Duration::from_secs(10), "{report:?}");
+        for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
+            assert!(gantry.is_homed(axis));
+        }
+    }
+}
+
+#[test]
+fn nothing_moves_to_a_position_before_homing() {
+    let (sim, mut gantry) = robot();
+    let err = gantry.move_to(AxisPoint::new(100, 100)).unwrap_err();
+    assert_eq!(
+        err,
+        MotionError::NotHomed {
+            axis: Axis::Columns
+        }
+    );
+    assert!(sim.world().driven_motors().is_empty());
+}
+
+#[test]
+fn targets_outside_the_travel_are_refused_before_any_motor_moves() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let before = sim.world().pen_point();
+    let err = gantry.move_to(AxisPoint::new(100, 341)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "rows axis: 341 degrees is outside its travel (0 to 340)"
+    );
+    assert_eq!(sim.world().pen_point(), before);
+}
+
+#[test]
+fn each_homing_fault_fails_with_an_error_naming_the_axis() {
+    let cases = [
+        (
+            Faults {
+                rows: MotorFault::NeverStalls,
+                ..Faults::default()
+            },
+            "rows axis: no stall after",
+        ),
+        (
+            Faults {
+                columns: MotorFault::Jammed,
+                ..Faults::default()
+            },
+            "columns axis: stalled before it moved while homing",
+        ),
+        (
+            Faults {
+                pen: MotorFault::Jammed,
+                ..Faults::default()
+            },
+            "pen lift: stalled before it moved while homing",
+        ),
+        (
+            Faults {
+                columns: MotorFault::DisconnectsAfter { turned_deg: 50.0 },
+                ..Faults::default()
+            },
+            "the columns motor on outC stopped answering",
+        ),
+    ];
+    for (faults, expected) in cases {
+        let (sim, mut gantry) = with_fault(faults);
+        let err = gantry.home().unwrap_err().to_string();
+        assert!(err.starts_with(expected), "{faults:?}: {err}");
+        let world = sim.world();
+        assert!(
+            world.driven_motors().is_empty(),
+            "{faults:?}: {:?}",
+            world.driven_motors()
+        );
+        // Never waits forever: each failure is found within the time limits.
+        assert!(
+            world.now() < Duration::from_secs(30),
+            "{faults:?}: {:?}",
+            world.now()
+        );
+    }
+}
+
+fn inked_near(sim: &SimRobot, at: PaperPoint, tolerance: f64) -> bool {
+    sim.world()
+        .paper()
+        .strokes()
+        .filter(|s| s.author == Author::Robot)
+        .any(|s| {
+            s.points.windows(2).any(|w| {
+                ev3_tictactoe::hw::sim::paper::distance_to_segment(at, w[0], w[1]) <= tolerance
+            }) || s.points.iter().any(|p| p.distance_to(at) <= tolerance)
+        })
+}
+
+/// Drawn lines may be off by the gears' play and the homing error.
+const DRAWING_TOLERANCE_DEG: f64 = 4.0;
+
+#[test]
+fn the_grid_and_the_marks_land_where_the_geometry_says() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    gantry.draw(&plan::grid(&board)).unwrap();
+    for path in plan::grid(&board) {
+        for i in 0..=10 {
+            let t = f64::from(i) / 10.0;
+            let a = path[0];
+            let b = path[1];
+            let at = PaperPoint::new(
+                f64::from(a.columns) + t * f64::from(b.columns - a.columns),
+                f64::from(a.rows) + t * f64::from(b.rows - a.rows),
+            );
+            assert!(
+                inked_near(&sim, at, DRAWING_TOLERANCE_DEG),
+                "grid line {path:?} missing at {at:?}"
+            );
+        }
+    }
+    let x_cell = Cell { row: 0, col: 2 };
+    let o_cell = Cell { row: 2, col: 1 };
+    gantry.draw(&plan::mark(&board, x_cell, Mark::X)).unwrap();
+    gantry.draw(&plan::mark(&board, o_cell, Mark::O)).unwrap();
+    let x = plan::cell_centre(&board, x_cell);
+    let o = plan::cell_centre(&board, o_cell);
+    let half = f64::from(board.mark_size_deg / 2);
+    for (dc, dr) in [
+        (-half, -half),
+        (half, half),
+        (-half, half),
+        (half, -half),
+        (0.0, 0.0),
+    ] {
+        let at = PaperPoint::new(f64::from(x.columns) + dc, f64::from(x.rows) + dr);
+        assert!(
+            inked_near(&sim, at, DRAWING_TOLERANCE_DEG),
+            "X missing at {at:?}"
+        );
+    }
+    for angle in 0..8 {
+        let a = f64::from(angle) * std::f64::consts::TAU / 8.0;
+        let at = PaperPoint::new(
+            f64::from(o.columns) + half * a.cos(),
+            f64::from(o.rows) + half * a.sin(),
+        );
+        assert!(
+            inked_near(&sim, at, DRAWING_TOLERANCE_DEG),
+            "O missing at {at:?}"
+        );
+    }
+    // Nothing drawn at the O's centre, or in an untouched square.
+    let centre = PaperPoint::new(f64::from(o.columns), f64::from(o.rows));
+    assert!(!inked_near(&sim, centre, 10.0));
+    let empty = plan::cell_centre(&board, Cell { row: 1, col: 1 });
+    assert!(!inked_near(
+        &sim,
+        PaperPoint::new(f64::from(empty.columns), f64::from(empty.rows)),
+        25.0
+    ));
+    assert!(!sim.world().pen_is_down());
+}
+
+#[test]
+fn the_pen_is_never_lowered_outside_the_sheet() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let err = gantry
+        .draw(&[vec![AxisPoint::new(100, 100), AxisPoint::new(400, 100)]])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        MotionError::PenOutsideSheet {
+            at: AxisPoint::new(400, 100)
+        }
+    );
+    assert!(sim.world().paper().strokes().next().is_none());
+    gantry.move_to(AxisPoint::new(400, 100)).unwrap();
+    assert!(gantry.pen_down().is_err());
+    assert!(!sim.world().pen_is_down());
+}
+
+fn board_with_grid(
+    settings: SimSettings,
+) -> (SimRobot, Gantry, ev3_tictactoe::motion::gantry::BlankPaper) {
+    let (sim, mut gantry) = robot_with(settings);
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    gantry.draw(&plan::grid(&board)).unwrap();
+    let blank = gantry.take_blank_readings().unwrap();
+    (sim, gantry, blank)
+}
+
+fn all_cells() -> Vec<Cell> {
+    (0..9).map(|i| Cell::from_index(i, 3)).collect()
+}
+
+#[test]
+fn filled_squares_and_drawn_xs_and_os_are_seen_and_blank_squares_are_not() {
+    for (seed, mark) in [
+        (1, HandMark::Fill),
+        (2, HandMark::Cross),
+        (3, HandMark::Ring),
+    ] {
+        for cell in all_cells() {
+            let (sim, mut gantry, blank) = board_with_grid(SimSettings {
+                seed,
+                ..SimSettings::default()
+            });
+            let board = gantry.config().board.clone();
+            human::draw(sim.world().paper_mut(), &board, cell, mark);
+            let (seen, readings) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
+            assert_eq!(
+                seen,
+                NewMarks::One(cell),
+                "{mark:?} in {}: {readings:#?}",
+                square_name(cell)
+            );
+        }
+    }
+}
+
+#[test]
+fn no_new_mark_and_two_new_marks_are_reported_as_such() {
+    let (sim, mut gantry, blank) = board_with_grid(SimSettings::default());
+    let (seen, _) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
+    assert_eq!(seen, NewMarks::None);
+    let board = gantry.config().board.clone();
+    let (a, b) = (Cell { row: 0, col: 1 }, Cell { row: 2, col: 2 });
+    human::draw(sim.world().paper_mut(), &board, a, HandMark::Cross);
+    human::draw(sim.world().paper_mut(), &board, b, HandMark::Ring);
+    let (seen, _) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
+    assert_eq!(seen, NewMarks::Several(vec![a, b]));
+}
+
+#[test]
+fn marks_are_seen_with_a_dim_noisy_sensor() {
+    let settings = SimSettings {
+        sensor_gain: 0.5,
+        sensor_noise_percent: 5.0,
+        ..SimSettings::default()
+    };
+    let (sim, mut gantry, blank) = board_with_grid(settings);
+    let board = gantry.config().board.clone();
+    let cell = Cell { row: 1, col: 0 };
+    human::draw(sim.world().paper_mut(), &board, cell, HandMark::Cross);
+    let (seen, readings) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
+    assert_eq!(seen, NewMarks::One(cell), "{readings:#?}");
+}
+
+#[test]
+fn only_the_squares_asked_for_are_read() {
+    let (sim, mut gantry, blank) = board_with_grid(SimSettings::default());
+    let board = gantry.config().board.clone();
+    let taken = Cell { row: 1, col: 1 };
+    human::draw(sim.world().paper_mut(), &board, taken, HandMark::Fill);
+    let empty: Vec<Cell> = all_cells().into_iter().filter(|&c| c != taken).collect();
+    let (seen, readings) = gantry.read_new_marks(&blank, &empty).unwrap();
+    assert_eq!(seen, NewMarks::None);
+    assert_eq!(readings.len(), 8);
+}
+
+#[test]
+fn a_fault_mid_move_stops_every_motor_and_surfaces_as_an_error() {
+    // The rows motor's cable comes out while the grid is being drawn.
+    let settings = SimSettings {
+        faults: Faults {
+            rows: MotorFault::DisconnectsAfter { turned_deg: 600.0 },
+            ..Faults::default()
+        },
+        ..SimSettings::default()
+    };
+    let (sim, mut gantry) = robot_with(settings);
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    let err = gantry.draw(&plan::grid(&board)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the rows motor on outA stopped answering: check its cable"
+    );
+    let world = sim.world();
+    assert!(
+        world.driven_motors().is_empty(),
+        "{:?}",
+        world.driven_motors()
+    );
+    assert!(!world.pen_is_down(), "the pen is still down");
+}
+
+#[test]
+fn a_sensor_that_fails_is_named_and_stops_the_robot() {
+    let settings = SimSettings {
+        faults: Faults {
+            light: SensorFault::FailsAfter { reads: 20 },
+            ..Faults::default()
+        },
+        ..SimSettings::default()
+    };
+    let (sim, mut gantry) = robot_with(settings);
+    gantry.home().unwrap();
+    let err = gantry.take_blank_readings().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the colour sensor on in1 failed: reading the reflected light failed (I/O error)"
+    );
+    assert!(sim.world().driven_motors().is_empty());
+}
+
+#[test]
+fn a_jam_mid_move_is_an_error_not_a_hang() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    // Something blocks the carriage: from now on the columns motor cannot turn.
+    sim.world().jam(Joint::Columns);
+    let err = gantry.move_to(AxisPoint::new(300, 100)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            MotionError::Jammed {
+                axis: Axis::Columns,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(sim.world().driven_motors().is_empty());
+}
