@@ -155,6 +155,9 @@ pub struct BoardGeometry {
     pub mark_size_deg: i32,
     /// Sides of the polygon that draws an O.
     pub o_segments: u32,
+    /// Drawing a path, the pen moves on to the next corner once this close to the current one,
+    /// instead of stopping there (0: stop at every corner).
+    pub corner_blend_deg: i32,
     /// How far the line through a winning three reaches past the outer squares' centres.
     pub win_line_overhang_deg: i32,
     /// The sheet of paper: the pen is never lowered outside it.
@@ -240,8 +243,8 @@ impl Default for AxisConfig {
             kind: MotorKind::Large,
             polarity: Polarity::Normal,
             travel_deg: 340,
-            speed_deg_per_s: 400,
-            draw_speed_deg_per_s: 200,
+            speed_deg_per_s: 600,
+            draw_speed_deg_per_s: 400,
             homing: HomingConfig::default(),
         }
     }
@@ -269,8 +272,8 @@ impl Default for PenConfig {
             polarity: Polarity::Normal,
             down_deg: 30,
             travel_deg: 50,
-            speed_deg_per_s: 300,
-            settle_ms: 100,
+            speed_deg_per_s: 600,
+            settle_ms: 50,
             homing: HomingConfig {
                 duty_percent: 30,
                 backoff_deg: 3,
@@ -288,6 +291,7 @@ impl Default for BoardGeometry {
             mark_style: MarkStyle::Letter,
             mark_size_deg: 60,
             o_segments: 16,
+            corner_blend_deg: 3,
             win_line_overhang_deg: 30,
             sheet_min_deg: AxisPoint::new(0, 0),
             sheet_max_deg: AxisPoint::new(340, 340),
@@ -302,7 +306,7 @@ impl Default for SensingConfig {
             colour_port: "in1".into(),
             sensor_offset_deg: AxisPoint::new(170, 0),
             sweep_deg: 80,
-            sweep_speed_deg_per_s: 150,
+            sweep_speed_deg_per_s: 400,
             sample_ms: 10,
             mark_contrast_percent: 40,
             samples_per_stretch: 2,
@@ -468,6 +472,15 @@ impl RobotConfig {
             (3..=64).contains(&board.o_segments),
             "board.o_segments",
             format!("is {}; it must be from 3 to 64", board.o_segments),
+        )?;
+        check(
+            (0..=board.mark_size_deg / 4).contains(&board.corner_blend_deg),
+            "board.corner_blend_deg",
+            format!(
+                "is {}; it must be from 0 to a quarter of the mark's size ({})",
+                board.corner_blend_deg,
+                board.mark_size_deg / 4
+            ),
         )?;
         check(
             board.approach_deg >= 0,

@@ -102,7 +102,7 @@ pub struct Buttons {
 }
 
 /// The six buttons on the brick's face.
-pub trait ButtonPad: Send {
+pub trait ButtonPad {
     fn pressed(&mut self) -> Result<Buttons, HwError>;
 }
 

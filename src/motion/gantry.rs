@@ -54,6 +54,8 @@ struct Leg {
     axis: Axis,
     target_deg: i32,
     limit: Duration,
+    /// The leg counts as done this close to its target, while still moving (0: once stopped).
+    close_enough_deg: i32,
 }
 
 /// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
@@ -145,6 +147,7 @@ impl Gantry {
                         axis: Axis::Pen,
                         target_deg: 0,
                         limit,
+                        close_enough_deg: 0,
                     }],
                     &mut |_, _| Ok(()),
                 );
@@ -314,6 +317,7 @@ impl Gantry {
                 axis,
                 target_deg: 0,
                 limit,
+                close_enough_deg: 0,
             });
         }
         self.wait_for(&legs, &mut |_, _| Ok(()))?;
@@ -358,7 +362,9 @@ impl Gantry {
                 let motor = self.motor(leg.axis);
                 let state = motor.state()?;
                 let at_deg = motor.position_deg()?;
-                if !state.running {
+                let close = leg.close_enough_deg > 0
+                    && (at_deg - leg.target_deg).abs() <= leg.close_enough_deg;
+                if !state.running || close {
                     arrived[i] = true;
                     continue;
                 }
@@ -418,6 +424,7 @@ impl Gantry {
         &mut self,
         target: AxisPoint,
         pace: Pace,
+        close_enough_deg: i32,
         on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
     ) -> Result<()> {
         self.check_target(Axis::Columns, target.columns)?;
@@ -452,6 +459,7 @@ impl Gantry {
                 axis,
                 target_deg,
                 limit: self.time_limit(distance[i], speed),
+                close_enough_deg,
             });
             self.motor(axis).run_to_position(target_deg, speed)?;
         }
@@ -485,9 +493,9 @@ impl Gantry {
             before(target.rows, from.rows),
         );
         if via != target {
-            self.move_both(via, Pace::Travel, &mut |_, _| Ok(()))?;
+            self.move_both(via, Pace::Travel, 0, &mut |_, _| Ok(()))?;
         }
-        self.move_both(target, Pace::Travel, on_tick)
+        self.move_both(target, Pace::Travel, 0, on_tick)
     }
 
     fn move_pen(&mut self, target_deg: i32) -> Result<()> {
@@ -501,6 +509,7 @@ impl Gantry {
                 axis: Axis::Pen,
                 target_deg,
                 limit,
+                close_enough_deg: 0,
             }],
             &mut |_, _| Ok(()),
         )
@@ -554,8 +563,16 @@ impl Gantry {
                 g.move_pen(g.config.pen.down_deg)?;
                 g.clock()
                     .sleep(Duration::from_millis(g.config.pen.settle_ms));
-                for &point in rest {
-                    g.move_both(point, Pace::Draw, &mut |_, _| Ok(()))?;
+                // Corners are rounded off by a few degrees rather than stopped at: an O drawn
+                // as a polygon then flows at drawing speed instead of halting at every side.
+                for (i, &point) in rest.iter().enumerate() {
+                    let last = i + 1 == rest.len();
+                    let blend = if last {
+                        0
+                    } else {
+                        g.config.board.corner_blend_deg
+                    };
+                    g.move_both(point, Pace::Draw, blend, &mut |_, _| Ok(()))?;
                 }
                 g.move_pen(0)?;
             }
@@ -571,8 +588,13 @@ impl Gantry {
         })
     }
 
-    /// Sweeps the sensor across `cells` (pen up) and returns each square's readings.
-    pub fn sweep_squares(&mut self, cells: &[Cell]) -> Result<Vec<(Cell, Vec<u8>)>> {
+    /// Sweeps the sensor across `cells` (pen up) at `speed_deg_per_s` and returns each square's
+    /// readings.
+    pub fn sweep_squares(
+        &mut self,
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+    ) -> Result<Vec<(Cell, Vec<u8>)>> {
         self.guarded(|g| {
             g.move_pen(0)?;
             let offset = g.config.sensing.sensor_offset_deg;
@@ -581,7 +603,7 @@ impl Gantry {
             let plan = plan::sweeps(&g.config, cells, sensor_at);
             let mut out = Vec::new();
             for sweep in plan {
-                let samples = g.sweep(&sweep)?;
+                let samples = g.sweep(&sweep, speed_deg_per_s)?;
                 for (cell, window) in &sweep.squares {
                     out.push((*cell, sensing::in_window(&samples, window)));
                 }
@@ -590,14 +612,14 @@ impl Gantry {
         })
     }
 
-    fn sweep(&mut self, sweep: &Sweep) -> Result<Vec<Sample>> {
+    fn sweep(&mut self, sweep: &Sweep, speed: u32) -> Result<Vec<Sample>> {
         let offset = self.config.sensing.sensor_offset_deg;
         let rows = sweep.rows_deg + offset.rows;
         let start = AxisPoint::new(sweep.from_columns_deg + offset.columns, rows);
         let end_columns = sweep.to_columns_deg + offset.columns;
-        self.move_to_unguarded(start, &mut |_, _| Ok(()))?;
+        // Straight there: a reading does not need the play taken up, so no approach move.
+        self.move_both(start, Pace::Travel, 0, &mut |_, _| Ok(()))?;
         self.check_target(Axis::Columns, end_columns)?;
-        let speed = self.config.sensing.sweep_speed_deg_per_s;
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
         let mut next_sample = self.clock().now();
@@ -606,6 +628,7 @@ impl Gantry {
             axis: Axis::Columns,
             target_deg: end_columns,
             limit: self.time_limit(end_columns - start.columns, speed),
+            close_enough_deg: 0,
         };
         self.wait_for(&[leg], &mut |g, now| {
             if now >= next_sample {
@@ -622,10 +645,11 @@ impl Gantry {
         Ok(samples)
     }
 
-    /// Reads every square of the freshly drawn grid as its blank-paper level.
+    /// Reads every square of the freshly drawn grid as its blank-paper level. Blank paper needs
+    /// only a median, not a mark's few dark readings, so this sweep runs at travel speed.
     pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
         let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
-        let readings = self.sweep_squares(&cells)?;
+        let readings = self.sweep_squares(&cells, self.config.columns.speed_deg_per_s)?;
         let mut percent = [0u8; 9];
         for (cell, samples) in readings {
             let level = sensing::blank_level(&samples).ok_or_else(|| MotionError::Unread {
@@ -650,7 +674,7 @@ impl Gantry {
     ) -> Result<(NewMarks, Vec<SquareReading>)> {
         let sensing = self.config.sensing.clone();
         let mut judged = Vec::new();
-        for (cell, samples) in self.sweep_squares(empty)? {
+        for (cell, samples) in self.sweep_squares(empty, sensing.sweep_speed_deg_per_s)? {
             let reading = SquareReading::judge(cell, blank.of(cell), &samples, &sensing)
                 .ok_or_else(|| MotionError::Unread {
                     square: square_name(cell),
@@ -680,6 +704,7 @@ impl Gantry {
                     axis,
                     target_deg: 0,
                     limit,
+                    close_enough_deg: 0,
                 }],
                 &mut |_, _| Ok(()),
             )?;

@@ -6,6 +6,7 @@
 //! time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
 //! where it still can be.
 
+pub mod calibrate;
 pub mod gantry;
 pub mod original;
 pub mod plan;

@@ -21,26 +21,35 @@ pub fn cell_centre(board: &BoardGeometry, cell: Cell) -> AxisPoint {
     )
 }
 
-/// The four lines of the grid.
+/// The four lines of the grid, in the order that wastes least travel: each starts near where
+/// the last one ended. A line drawn backward along its axis is still exact across it (the
+/// other axis is still); only its ends move, by the gears' play.
 pub fn grid(board: &BoardGeometry) -> Vec<Path> {
     let o = board.grid_origin_deg;
     let side = 3 * board.square_deg;
-    let mut paths = Vec::new();
-    for i in 1..=2 {
-        let columns = o.columns + i * board.square_deg;
-        paths.push(vec![
-            AxisPoint::new(columns, o.rows),
-            AxisPoint::new(columns, o.rows + side),
-        ]);
-    }
-    for i in 1..=2 {
-        let rows = o.rows + i * board.square_deg;
-        paths.push(vec![
-            AxisPoint::new(o.columns, rows),
-            AxisPoint::new(o.columns + side, rows),
-        ]);
-    }
-    paths
+    let (near, far) = (o, AxisPoint::new(o.columns + side, o.rows + side));
+    let first = o.columns + board.square_deg;
+    let second = o.columns + 2 * board.square_deg;
+    let third = o.rows + board.square_deg;
+    let fourth = o.rows + 2 * board.square_deg;
+    vec![
+        vec![
+            AxisPoint::new(first, near.rows),
+            AxisPoint::new(first, far.rows),
+        ],
+        vec![
+            AxisPoint::new(second, far.rows),
+            AxisPoint::new(second, near.rows),
+        ],
+        vec![
+            AxisPoint::new(far.columns, third),
+            AxisPoint::new(near.columns, third),
+        ],
+        vec![
+            AxisPoint::new(near.columns, fourth),
+            AxisPoint::new(far.columns, fourth),
+        ],
+    ]
 }
 
 /// The robot's mark in a square: an X (two strokes), an O (a polygon) or a dot.

@@ -1,0 +1,157 @@
+//! `ev3-tictactoe calibrate`: homes, measures each axis's travel, reads the blank paper and a
+//! mark, and suggests the thresholds for the robot config.
+
+use super::gantry::square_name;
+use super::{sensing, Axis, Gantry, MotionError};
+use crate::game::Cell;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// The square the human is asked to fill in for calibration: the middle one.
+pub const MARK_SQUARE: Cell = Cell { row: 1, col: 1 };
+
+/// What calibration measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Calibration {
+    pub homing: super::gantry::HomingReport,
+    /// Where each axis's far stop is, from the homed zero.
+    pub columns_far_stop_deg: i32,
+    pub rows_far_stop_deg: i32,
+    /// Blank paper, per square.
+    pub blank_percent: [u8; 9],
+    /// The darkest stretch read across the filled square, if a mark was read.
+    pub mark_percent: Option<f64>,
+}
+
+impl Calibration {
+    /// The contrast that puts the threshold halfway between the square's paper and the mark.
+    pub fn suggested_contrast_percent(&self) -> Option<u8> {
+        let blank = f64::from(self.blank_percent[MARK_SQUARE.index(3)]);
+        let mark = self.mark_percent?;
+        if blank <= 0.0 || mark >= blank {
+            return None;
+        }
+        let halfway = (blank + mark) / 2.0;
+        Some(((1.0 - halfway / blank) * 100.0).round() as u8)
+    }
+
+    pub fn render(&self, configured_columns: i32, configured_rows: i32) -> String {
+        let mut out = String::new();
+        let h = &self.homing;
+        let _ = writeln!(
+            out,
+            "Homing: travelled pen {} deg, columns {} deg, rows {} deg to the end stops in {:.1} s.",
+            h.pen_travelled_deg,
+            h.columns_travelled_deg,
+            h.rows_travelled_deg,
+            h.took.as_secs_f64()
+        );
+        let _ = writeln!(
+            out,
+            "Travel: the columns axis's far stop is at {} deg (travel_deg is {configured_columns}); \
+             the rows axis's at {} deg (travel_deg is {configured_rows}).",
+            self.columns_far_stop_deg, self.rows_far_stop_deg
+        );
+        for (name, far, configured) in [
+            ("columns", self.columns_far_stop_deg, configured_columns),
+            ("rows", self.rows_far_stop_deg, configured_rows),
+        ] {
+            if far < configured {
+                let _ = writeln!(
+                    out,
+                    "  Set {name}.travel_deg to at most {}: the axis cannot reach {configured}.",
+                    far - 5
+                );
+            }
+        }
+        let (low, high) = (
+            self.blank_percent.iter().min().copied().unwrap_or(0),
+            self.blank_percent.iter().max().copied().unwrap_or(0),
+        );
+        let _ = writeln!(
+            out,
+            "Blank paper: {low}% to {high}% across the nine squares."
+        );
+        match (self.mark_percent, self.suggested_contrast_percent()) {
+            (Some(mark), Some(contrast)) => {
+                let _ = writeln!(
+                    out,
+                    "Mark in the square at {}: darkest {mark:.0}%.\n\
+                     Suggested: \"sensing\": {{\"mark_contrast_percent\": {contrast}}} \
+                     (halfway between that square's paper and the mark).",
+                    square_name(MARK_SQUARE)
+                );
+            }
+            (Some(mark), None) => {
+                let _ = writeln!(
+                    out,
+                    "Mark in the square at {}: darkest {mark:.0}%, no darker than the paper: \
+                     is the mark there, and dark?",
+                    square_name(MARK_SQUARE)
+                );
+            }
+            (None, _) => {
+                let _ = writeln!(
+                    out,
+                    "No mark was read (no touch): thresholds not suggested."
+                );
+            }
+        }
+        out
+    }
+}
+
+/// Waits for the touch sensor to be pressed and released, up to `timeout`. False if it was not.
+pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, MotionError> {
+    let poll = Duration::from_millis(20);
+    let start = gantry.clock().now();
+    let mut pressed = false;
+    while gantry.clock().now() - start < timeout {
+        let now_pressed = gantry.robot_mut().touch.is_pressed()?;
+        if pressed && !now_pressed {
+            return Ok(true);
+        }
+        pressed = now_pressed;
+        gantry.clock().sleep(poll);
+    }
+    Ok(false)
+}
+
+/// Runs the calibration. `prompt` is told when to fill in the middle square; then the touch
+/// sensor is awaited for up to `wait_for_mark`.
+pub fn calibrate(
+    gantry: &mut Gantry,
+    prompt: &mut dyn FnMut(&str),
+    wait_for_mark: Duration,
+) -> Result<Calibration, MotionError> {
+    prompt("Homing...");
+    let homing = gantry.home()?;
+    prompt("Measuring each axis's travel...");
+    let columns_far_stop_deg = gantry.measure_travel(Axis::Columns)?;
+    let rows_far_stop_deg = gantry.measure_travel(Axis::Rows)?;
+    prompt("Reading the blank paper...");
+    let blank = gantry.take_blank_readings()?;
+    gantry.park()?;
+    prompt(&format!(
+        "Fill in the square at {} (the middle one) with the pen, then press the touch sensor.",
+        square_name(MARK_SQUARE)
+    ));
+    let mark_percent = if wait_for_touch(gantry, wait_for_mark)? {
+        let speed = gantry.config().sensing.sweep_speed_deg_per_s;
+        let per_stretch = gantry.config().sensing.samples_per_stretch;
+        let readings = gantry.sweep_squares(&[MARK_SQUARE], speed)?;
+        gantry.park()?;
+        readings
+            .first()
+            .and_then(|(_, samples)| sensing::darkest_stretch(samples, per_stretch))
+    } else {
+        None
+    };
+    Ok(Calibration {
+        homing,
+        columns_far_stop_deg,
+        rows_far_stop_deg,
+        blank_percent: blank.percent,
+        mark_percent,
+    })
+}
