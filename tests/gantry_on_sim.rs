@@ -387,3 +387,11 @@ fn a_jam_mid_move_is_an_error_not_a_hang() {
     );
     assert!(sim.world().driven_motors().is_empty());
 }
+
+#[test]
+fn the_benchmark_games_read_every_human_mark_right_both_ways() {
+    // The benchmark compares only games in which each side saw every mark; it fails otherwise.
+    let report = ev3_tictactoe::bench::robot::run().unwrap();
+    assert!(report.ours.first_turn > Duration::ZERO);
+    assert!(report.original.game > report.original.setup);
+}

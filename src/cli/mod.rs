@@ -2,9 +2,11 @@
 
 mod console;
 mod engine;
+pub mod robot;
 mod scores;
 
 use crate::ai::Difficulty;
+use crate::config::CONFIG_VARIABLE;
 use crate::scoreboard::store::{ScoreFile, DEFAULT_FILE, PATH_VARIABLE};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -32,6 +34,11 @@ pub struct Cli {
     #[arg(long, global = true, env = PATH_VARIABLE, value_name = "PATH")]
     pub scores: Option<PathBuf>,
 
+    /// The robot config file [default: robot.json in the current folder if there is one, else
+    /// the built-in defaults that `config` prints]
+    #[arg(long, global = true, env = CONFIG_VARIABLE, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -54,8 +61,25 @@ pub enum Command {
     },
     /// Reset the scoreboard to zero, keeping the old file beside it
     ResetScores,
-    /// Time the engine against a port of the original robot's search (takes about 10 s)
+    /// Time the robot's motions and the engine against the original robot's (about 10 s)
     Bench,
+    /// Print the default robot config, ready to save as robot.json and edit
+    Config,
+    /// Home the robot, measure its travel, read the paper and a mark, and suggest thresholds
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Calibrate the simulated robot instead of the brick's
+    #[arg(long)]
+    pub sim: bool,
+    /// How long to wait for the touch sensor after asking for a mark, in seconds
+    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    pub wait: u64,
+    /// With --sim: save the simulated sheet here (.svg, or .png)
+    #[arg(long, value_name = "FILE", requires = "sim")]
+    pub paper: Option<PathBuf>,
 }
 
 /// The variant of the game.
@@ -155,9 +179,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Scores { json } => scores::show(&score_file, json),
         Command::ResetScores => scores::reset(&score_file),
         Command::Bench => {
-            let report = crate::bench::run().render();
-            std::io::Write::write_all(&mut std::io::stdout().lock(), report.as_bytes())?;
+            let mut out = std::io::stdout().lock();
+            let robot = crate::bench::robot::run()?.render();
+            std::io::Write::write_all(&mut out, format!("{robot}\n").as_bytes())?;
+            let engine = crate::bench::run().render();
+            std::io::Write::write_all(&mut out, engine.as_bytes())?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Config => robot::print_defaults(),
+        Command::Calibrate(args) => {
+            let (config, source) = robot::load_config(cli.config.as_deref())?;
+            let options = robot::CalibrateOptions {
+                sim: args.sim,
+                wait_for_mark: std::time::Duration::from_secs(args.wait),
+                paper: args.paper,
+            };
+            robot::calibrate(&config, &source, &options)
         }
     }
 }

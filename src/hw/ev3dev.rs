@@ -44,7 +44,12 @@ fn sensor_port(port: &str) -> Option<SensorPort> {
 fn not_found(device: &str, port: &str) -> impl Fn(Ev3Error) -> HwError {
     let (device, port) = (device.to_string(), port.to_string());
     move |error| match error {
+        // No such device; or no such class at all, as on a machine that is not a brick.
         Ev3Error::NotConnected { .. } => HwError::NotFound {
+            device: device.clone(),
+            port: port.clone(),
+        },
+        Ev3Error::InternalError { msg } if msg.contains("os error 2)") => HwError::NotFound {
             device: device.clone(),
             port: port.clone(),
         },

@@ -117,25 +117,47 @@ pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, Mo
     Ok(false)
 }
 
-/// Runs the calibration. `prompt` is told when to fill in the middle square; then the touch
-/// sensor is awaited for up to `wait_for_mark`.
+/// A step of calibration, told to the user as it begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Homing,
+    MeasuringTravel,
+    ReadingPaper,
+    /// The human is asked to fill in this square and press the touch sensor.
+    FillIn(Cell),
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Step::Homing => f.write_str("Homing..."),
+            Step::MeasuringTravel => f.write_str("Measuring each axis's travel..."),
+            Step::ReadingPaper => f.write_str("Reading the blank paper..."),
+            Step::FillIn(cell) => write!(
+                f,
+                "Fill in the square at {} with the pen, then press the touch sensor.",
+                square_name(*cell)
+            ),
+        }
+    }
+}
+
+/// Runs the calibration, telling `step` as each step begins. After asking for the mark, the
+/// touch sensor is awaited for up to `wait_for_mark`.
 pub fn calibrate(
     gantry: &mut Gantry,
-    prompt: &mut dyn FnMut(&str),
+    step: &mut dyn FnMut(Step),
     wait_for_mark: Duration,
 ) -> Result<Calibration, MotionError> {
-    prompt("Homing...");
+    step(Step::Homing);
     let homing = gantry.home()?;
-    prompt("Measuring each axis's travel...");
+    step(Step::MeasuringTravel);
     let columns_far_stop_deg = gantry.measure_travel(Axis::Columns)?;
     let rows_far_stop_deg = gantry.measure_travel(Axis::Rows)?;
-    prompt("Reading the blank paper...");
+    step(Step::ReadingPaper);
     let blank = gantry.take_blank_readings()?;
     gantry.park()?;
-    prompt(&format!(
-        "Fill in the square at {} (the middle one) with the pen, then press the touch sensor.",
-        square_name(MARK_SQUARE)
-    ));
+    step(Step::FillIn(MARK_SQUARE));
     let mark_percent = if wait_for_touch(gantry, wait_for_mark)? {
         let speed = gantry.config().sensing.sweep_speed_deg_per_s;
         let per_stretch = gantry.config().sensing.samples_per_stretch;

@@ -1,0 +1,117 @@
+//! `ev3-tictactoe config` and `calibrate`: the robot's configuration and its measurement.
+
+use super::BadInput;
+use crate::config::{RobotConfig, CONFIG_VARIABLE};
+use crate::hw::sim::picture::{self, Area};
+use crate::hw::sim::{human, PaperPoint, SimRobot, SimSettings};
+use crate::motion::calibrate::{self, Step};
+use crate::motion::Gantry;
+use anyhow::Context;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The config file read when none is named, if it exists.
+pub const DEFAULT_CONFIG_FILE: &str = "robot.json";
+
+/// Loads the robot config: the file named, else `robot.json` if there is one, else the
+/// defaults. A bad file is the user's to fix, so it is reported as bad input.
+pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)> {
+    let (path, must_exist) = match named {
+        Some(path) => (path.to_path_buf(), true),
+        None => (PathBuf::from(DEFAULT_CONFIG_FILE), false),
+    };
+    if !must_exist && !path.exists() {
+        return Ok((RobotConfig::default(), "built-in defaults".to_string()));
+    }
+    let config = RobotConfig::load(&path).map_err(|e| BadInput(e.to_string()))?;
+    Ok((config, path.display().to_string()))
+}
+
+pub(super) fn print_defaults() -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    write!(out, "{}", RobotConfig::default_json())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Options of `calibrate`.
+pub struct CalibrateOptions {
+    pub sim: bool,
+    pub wait_for_mark: Duration,
+    pub paper: Option<PathBuf>,
+}
+
+pub(super) fn calibrate(
+    config: &RobotConfig,
+    source: &str,
+    options: &CalibrateOptions,
+) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "Robot config: {source} (set another with --config or {CONFIG_VARIABLE})."
+    )?;
+    let sim = options
+        .sim
+        .then(|| SimRobot::new(config, &SimSettings::default()));
+    let robot = match &sim {
+        Some(sim) => sim.robot(),
+        None => crate::hw::ev3dev::open_robot(config).context(
+            "cannot open the robot's motors and sensors (run this on the brick, or add --sim)",
+        )?,
+    };
+    let mut gantry = Gantry::new(robot, config.clone());
+    let mut tell = |step: Step| {
+        let _ = writeln!(io::stdout(), "{step}");
+        if let (Some(sim), Step::FillIn(cell)) = (&sim, step) {
+            // The simulated human does as asked.
+            let mut world = sim.world();
+            human::draw(
+                world.paper_mut(),
+                &config.board,
+                cell,
+                human::HandMark::Fill,
+            );
+            world.press_touch(Duration::from_millis(200));
+        }
+    };
+    let calibration = calibrate::calibrate(&mut gantry, &mut tell, options.wait_for_mark)?;
+    write!(
+        out,
+        "{}",
+        calibration.render(config.columns.travel_deg, config.rows.travel_deg)
+    )?;
+    if let (Some(sim), Some(path)) = (&sim, &options.paper) {
+        save_paper(sim, path)?;
+        writeln!(out, "The simulated sheet is in {}.", path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Saves the simulated sheet as SVG, or PNG if the name ends in `.png`.
+pub fn save_paper(sim: &SimRobot, path: &Path) -> anyhow::Result<()> {
+    let board = &sim.config().board;
+    let area = Area {
+        min: PaperPoint::new(
+            f64::from(board.sheet_min_deg.columns),
+            f64::from(board.sheet_min_deg.rows),
+        ),
+        max: PaperPoint::new(
+            f64::from(board.sheet_max_deg.columns),
+            f64::from(board.sheet_max_deg.rows),
+        ),
+    };
+    let world = sim.world();
+    let is_png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let bytes = if is_png {
+        let mut bytes = Vec::new();
+        picture::write_png(world.paper(), area, 2.0, &mut bytes)?;
+        bytes
+    } else {
+        picture::svg(world.paper(), area).into_bytes()
+    };
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}

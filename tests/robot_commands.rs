@@ -1,0 +1,84 @@
+//! The `config` and `calibrate` commands, as a user runs them.
+
+use assert_cmd::Command;
+use ev3_tictactoe::config::RobotConfig;
+use predicates::prelude::*;
+
+fn command(dir: &tempfile::TempDir) -> Command {
+    let mut cmd = Command::cargo_bin("ev3-tictactoe").unwrap();
+    cmd.current_dir(dir.path())
+        .env_remove("EV3_TICTACTOE_CONFIG")
+        .env_remove("EV3_TICTACTOE_SCORES");
+    cmd
+}
+
+#[test]
+fn config_prints_the_defaults_ready_to_edit() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = command(&dir).arg("config").output().unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        RobotConfig::parse(&text, "stdout").unwrap(),
+        RobotConfig::default()
+    );
+}
+
+#[test]
+fn a_bad_config_is_refused_naming_the_file_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("robot.json"),
+        r#"{"rows": {"port": "outE"}}"#,
+    )
+    .unwrap();
+    command(&dir)
+        .args(["calibrate", "--sim"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "robot config robot.json: rows.port is \"outE\"; an EV3 output port is",
+        ));
+    command(&dir)
+        .args(["--config", "missing.json", "calibrate", "--sim"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot read robot config missing.json",
+        ));
+}
+
+#[test]
+fn calibrating_the_simulated_robot_reports_and_suggests_thresholds() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir)
+        .args(["calibrate", "--sim", "--paper", "sheet.svg"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Robot config: built-in defaults"))
+        .stdout(predicate::str::contains(
+            "Travel: the columns axis's far stop is at",
+        ))
+        .stdout(
+            predicate::str::is_match(r#"Suggested: "sensing": \{"mark_contrast_percent": \d+\}"#)
+                .unwrap(),
+        );
+    let svg = std::fs::read_to_string(dir.path().join("sheet.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("<polyline"),
+        "{svg}"
+    );
+}
+
+#[test]
+fn calibrating_without_a_brick_says_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir)
+        .arg("calibrate")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "cannot open the robot's motors and sensors (run this on the brick, or add --sim): \
+             no large motor (columns axis) on outC",
+        ));
+}
