@@ -347,8 +347,12 @@ impl Gantry {
         on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
     ) -> Result<()> {
         let start = self.clock().now();
-        let settings = self.config.columns.homing.clone();
-        let poll = Duration::from_millis(settings.poll_ms);
+        // Each axis's stall is debounced with its own settings, as when homing.
+        let settings: Vec<HomingConfig> = legs
+            .iter()
+            .map(|l| self.homing_settings(l.axis).clone())
+            .collect();
+        let poll = Duration::from_millis(settings.iter().map(|s| s.poll_ms).min().unwrap_or(10));
         let mut stalled_since: Vec<Option<Duration>> = vec![None; legs.len()];
         let mut arrived = vec![false; legs.len()];
         while arrived.iter().any(|a| !a) {
@@ -369,6 +373,7 @@ impl Gantry {
                     continue;
                 }
                 let elapsed = now - start;
+                let settings = &settings[i];
                 if state.stalled && elapsed >= Duration::from_millis(settings.ignore_start_ms) {
                     let since = *stalled_since[i].get_or_insert(now);
                     if now - since >= Duration::from_millis(settings.stall_confirm_ms) {
@@ -694,7 +699,9 @@ impl Gantry {
             if axis != Axis::Pen {
                 g.move_pen(0)?;
             }
-            g.drive_until_stalled(&[axis], 1)?;
+            if g.drive_until_stalled(&[axis], 1)?[0].is_err() {
+                return Err(MotionError::StalledBeforeMoving { axis });
+            }
             let far = g.motor(axis).position_deg()?;
             let speed = g.homing_speed(axis);
             g.motor(axis).run_to_position(0, speed)?;
