@@ -395,3 +395,30 @@ fn the_benchmark_games_read_every_human_mark_right_both_ways() {
     assert!(report.ours.first_turn > Duration::ZERO);
     assert!(report.original.game > report.original.setup);
 }
+
+#[test]
+fn a_win_line_and_a_dot_land_where_the_geometry_says() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let mut board = gantry.config().board.clone();
+    let (first, last) = (Cell { row: 2, col: 0 }, Cell { row: 0, col: 2 });
+    gantry.draw(&[plan::win_line(&board, first, last)]).unwrap();
+    for cell in [first, Cell { row: 1, col: 1 }, last] {
+        let c = plan::cell_centre(&board, cell);
+        let at = PaperPoint::new(f64::from(c.columns), f64::from(c.rows));
+        assert!(
+            inked_near(&sim, at, DRAWING_TOLERANCE_DEG),
+            "win line misses {cell:?}"
+        );
+    }
+    board.mark_style = ev3_tictactoe::config::MarkStyle::Dot;
+    let dot_cell = Cell { row: 0, col: 0 };
+    gantry.draw(&plan::mark(&board, dot_cell, Mark::X)).unwrap();
+    let c = plan::cell_centre(&board, dot_cell);
+    assert!(inked_near(
+        &sim,
+        PaperPoint::new(f64::from(c.columns), f64::from(c.rows)),
+        DRAWING_TOLERANCE_DEG
+    ));
+    assert!(!sim.world().pen_is_down());
+}
