@@ -136,6 +136,24 @@ impl Tree {
         tree.motor("motor2", "outC", "lego-ev3-l-motor");
         tree.sensor("sensor0", "in1", "lego-ev3-color", "COL-COLOR");
         tree.sensor("sensor1", "in4", "lego-ev3-touch", "TOUCH");
+        tree.folder("leds");
+        for led in [
+            "led0:red:brick-status",
+            "led0:green:brick-status",
+            "led1:red:brick-status",
+            "led1:green:brick-status",
+        ] {
+            tree.folder(&format!("leds/{led}"));
+            tree.attribute(&format!("leds/{led}/brightness"), "0", true);
+            tree.attribute(&format!("leds/{led}/max_brightness"), "255", false);
+        }
+        tree.folder("power_supply");
+        tree.folder("power_supply/lego-ev3-battery");
+        tree.attribute(
+            "power_supply/lego-ev3-battery/voltage_now",
+            "7512000",
+            false,
+        );
         tree
     }
 
@@ -526,6 +544,29 @@ fn sensors_read_reflected_light_and_touch() {
     assert!(!robot.touch.is_pressed().unwrap());
     sysfs.tree().set("lego-sensor/sensor1/value0", "1");
     assert!(robot.touch.is_pressed().unwrap());
+}
+
+#[test]
+fn status_lights_and_battery_use_ev3devs_leds_and_power_supply() {
+    use ev3_tictactoe::hw::ev3dev::{Ev3Battery, Ev3Lights};
+    use ev3_tictactoe::hw::{Battery, LightColour, StatusLights};
+    let sysfs = mount(Tree::default_robot());
+    let mut lights = Ev3Lights::open().unwrap();
+    lights.set(LightColour::Red, LightColour::Amber).unwrap();
+    let tree = sysfs.tree();
+    let brightness = |led: &str| tree.value(&format!("leds/{led}:brick-status/brightness"));
+    assert_eq!(
+        [
+            brightness("led0:red"),
+            brightness("led0:green"),
+            brightness("led1:red"),
+            brightness("led1:green")
+        ],
+        ["255", "0", "255", "255"]
+    );
+    drop(tree);
+    let volts = Ev3Battery::open().unwrap().voltage_v().unwrap();
+    assert!((volts - 7.512).abs() < 1e-4, "{volts}");
 }
 
 #[test]
