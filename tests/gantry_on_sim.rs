@@ -422,3 +422,19 @@ fn a_win_line_and_a_dot_land_where_the_geometry_says() {
     ));
     assert!(!sim.world().pen_is_down());
 }
+
+#[test]
+fn after_a_jam_the_axes_must_be_homed_again_but_not_after_a_refused_move() {
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    assert!(gantry.move_to(AxisPoint::new(100, 341)).is_err());
+    assert!(gantry.is_homed(Axis::Rows));
+    sim.world().jam(Joint::Columns);
+    assert!(gantry.move_to(AxisPoint::new(300, 100)).is_err());
+    assert_eq!(
+        gantry.move_to(AxisPoint::new(50, 50)).unwrap_err(),
+        MotionError::NotHomed {
+            axis: Axis::Columns
+        }
+    );
+}

@@ -123,11 +123,22 @@ impl Gantry {
         }
     }
 
-    /// Runs `action`; if it fails, makes the machine safe and returns the first error.
+    /// Runs `action`; if it fails, makes the machine safe and returns the first error. After a
+    /// jam, a time-out or a device fault the positions cannot be trusted (teeth may have
+    /// skipped), so the axes must be homed again; a move refused before anything moved keeps them.
     fn guarded<T>(&mut self, action: impl FnOnce(&mut Gantry) -> Result<T>) -> Result<T> {
         let result = action(self);
-        if result.is_err() {
+        if let Err(error) = &result {
             self.make_safe();
+            let refused_before_moving = matches!(
+                error,
+                MotionError::NotHomed { .. }
+                    | MotionError::OutsideTravel { .. }
+                    | MotionError::PenOutsideSheet { .. }
+            );
+            if !refused_before_moving {
+                self.homed = [false; 3];
+            }
         }
         result
     }
