@@ -510,22 +510,21 @@ impl RobotConfig {
             min.columns.min(min.columns + sensor.columns) - board.approach_deg,
             min.rows.min(min.rows + sensor.rows) - board.approach_deg,
         );
-        check(
-            reach.columns <= self.columns.travel_deg && low.columns >= 0,
-            "columns.travel_deg",
-            format!(
-                "is {}, but the pen and sensor need columns {}..{}",
-                self.columns.travel_deg, low.columns, reach.columns
+        for (axis, travel, low, reach) in [
+            (
+                "columns",
+                self.columns.travel_deg,
+                low.columns,
+                reach.columns,
             ),
-        )?;
-        check(
-            reach.rows <= self.rows.travel_deg && low.rows >= 0,
-            "rows.travel_deg",
-            format!(
-                "is {}, but the pen and sensor need rows {}..{}",
-                self.rows.travel_deg, low.rows, reach.rows
-            ),
-        )?;
+            ("rows", self.rows.travel_deg, low.rows, reach.rows),
+        ] {
+            check(
+                reach <= travel && low >= 0,
+                &format!("{axis}.travel_deg"),
+                format!("is {travel}, but the pen and sensor need {axis} {low}..{reach}"),
+            )?;
+        }
         let sensing = &self.sensing;
         check(
             sensing.sweep_deg > 0 && sensing.sweep_deg < board.square_deg,

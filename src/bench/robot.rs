@@ -11,6 +11,7 @@ use crate::config::RobotConfig;
 use crate::game::{Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::{SimRobot, SimSettings};
+use crate::motion::gantry::BlankPaper;
 use crate::motion::original::OriginalRobot;
 use crate::motion::sensing::NewMarks;
 use crate::motion::{plan, Gantry};
@@ -97,14 +98,22 @@ pub fn run() -> anyhow::Result<RobotReport> {
     })
 }
 
-fn ours(config: &RobotConfig) -> anyhow::Result<Timings> {
-    let sim = SimRobot::new(config, &SimSettings::default());
-    let mut gantry = Gantry::new(sim.robot(), config.clone());
+/// One way of moving, as the scripted game uses it.
+trait Player {
+    /// Homing and the grid.
+    fn set_up(&mut self) -> anyhow::Result<()>;
+    /// Which of `empty` now hold a mark.
+    fn read(&mut self, empty: &[Cell]) -> anyhow::Result<Vec<Cell>>;
+    fn draw_mark(&mut self, square: Cell) -> anyhow::Result<()>;
+    fn finish(&mut self) -> anyhow::Result<()>;
+}
+
+/// Plays [`SCRIPT`] with `player` on `sim`, the human marking squares with `hand`, and times it.
+fn play(sim: &SimRobot, player: &mut dyn Player, hand: HandMark) -> anyhow::Result<Timings> {
+    let board = sim.config().board.clone();
     let now = || sim.world().now();
     let start = now();
-    gantry.home()?;
-    gantry.draw(&plan::grid(&config.board))?;
-    let blank = gantry.take_blank_readings()?;
+    player.set_up()?;
     let setup = now() - start;
     let mut empty: Vec<Cell> = (0..9).map(cell).collect();
     let mut first_turn = Duration::ZERO;
@@ -112,25 +121,20 @@ fn ours(config: &RobotConfig) -> anyhow::Result<Timings> {
         let square = cell(index);
         let turn_start = now();
         if ply % 2 == 0 {
-            human::draw(
-                sim.world().paper_mut(),
-                &config.board,
-                square,
-                HandMark::Cross,
-            );
-            let (seen, _) = gantry.read_new_marks(&blank, &empty)?;
-            if seen != NewMarks::One(square) {
+            human::draw(sim.world().paper_mut(), &board, square, hand);
+            let seen = player.read(&empty)?;
+            if seen != [square] {
                 bail!("read {seen:?} after the human marked {square:?}");
             }
         } else {
-            gantry.draw(&plan::mark(&config.board, square, Mark::O))?;
+            player.draw_mark(square)?;
         }
         empty.retain(|&c| c != square);
         if ply < 2 {
             first_turn += now() - turn_start;
         }
     }
-    gantry.park()?;
+    player.finish()?;
     Ok(Timings {
         setup,
         first_turn,
@@ -138,48 +142,80 @@ fn ours(config: &RobotConfig) -> anyhow::Result<Timings> {
     })
 }
 
+/// This firmware: reads the human's X by sweeping, draws an O.
+struct Ours {
+    gantry: Gantry,
+    blank: Option<BlankPaper>,
+}
+
+impl Player for Ours {
+    fn set_up(&mut self) -> anyhow::Result<()> {
+        let board = self.gantry.config().board.clone();
+        self.gantry.home()?;
+        self.gantry.draw(&plan::grid(&board))?;
+        self.blank = Some(self.gantry.take_blank_readings()?);
+        Ok(())
+    }
+
+    fn read(&mut self, empty: &[Cell]) -> anyhow::Result<Vec<Cell>> {
+        let blank = self.blank.context("the blank paper was not read")?;
+        Ok(match self.gantry.read_new_marks(&blank, empty)?.0 {
+            NewMarks::None => vec![],
+            NewMarks::One(cell) => vec![cell],
+            NewMarks::Several(cells) => cells,
+        })
+    }
+
+    fn draw_mark(&mut self, square: Cell) -> anyhow::Result<()> {
+        let board = self.gantry.config().board.clone();
+        Ok(self.gantry.draw(&plan::mark(&board, square, Mark::O))?)
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        Ok(self.gantry.park()?)
+    }
+}
+
+fn ours(config: &RobotConfig) -> anyhow::Result<Timings> {
+    let sim = SimRobot::new(config, &SimSettings::default());
+    let mut player = Ours {
+        gantry: Gantry::new(sim.robot(), config.clone()),
+        blank: None,
+    };
+    play(&sim, &mut player, HandMark::Cross)
+}
+
+/// The original's motions: one centre reading per square against a fixed threshold, a dot.
+struct Original<'a>(OriginalRobot<'a>);
+
+impl Player for Original<'_> {
+    fn set_up(&mut self) -> anyhow::Result<()> {
+        Ok(self.0.draw_board()?)
+    }
+
+    fn read(&mut self, empty: &[Cell]) -> anyhow::Result<Vec<Cell>> {
+        Ok(self
+            .0
+            .read_board(empty)?
+            .into_iter()
+            .filter(|&(_, percent)| percent < ORIGINAL_INK_BELOW)
+            .map(|(cell, _)| cell)
+            .collect())
+    }
+
+    fn draw_mark(&mut self, square: Cell) -> anyhow::Result<()> {
+        Ok(self.0.draw_mark(square)?)
+    }
+
+    fn finish(&mut self) -> anyhow::Result<()> {
+        Ok(self.0.track_reset()?)
+    }
+}
+
 fn original(config: &RobotConfig) -> anyhow::Result<Timings> {
     let sim = SimRobot::new(config, &SimSettings::default());
     let mut robot = sim.robot();
-    let mut original = OriginalRobot::new(&mut robot, config);
-    let now = || sim.world().now();
-    let start = now();
-    original.draw_board()?;
-    let setup = now() - start;
-    let mut empty: Vec<Cell> = (0..9).map(cell).collect();
-    let mut first_turn = Duration::ZERO;
-    for (ply, &index) in SCRIPT.iter().enumerate() {
-        let square = cell(index);
-        let turn_start = now();
-        if ply % 2 == 0 {
-            // The original asked for the square to be filled in; one centre reading sees that.
-            human::draw(
-                sim.world().paper_mut(),
-                &config.board,
-                square,
-                HandMark::Fill,
-            );
-            let readings = original.read_board(&empty)?;
-            let seen: Vec<Cell> = readings
-                .iter()
-                .filter(|(_, percent)| *percent < ORIGINAL_INK_BELOW)
-                .map(|(c, _)| *c)
-                .collect();
-            if seen != [square] {
-                bail!("read {seen:?} after the human marked {square:?}");
-            }
-        } else {
-            original.draw_mark(square)?;
-        }
-        empty.retain(|&c| c != square);
-        if ply < 2 {
-            first_turn += now() - turn_start;
-        }
-    }
-    original.track_reset()?;
-    Ok(Timings {
-        setup,
-        first_turn,
-        game: now() - start,
-    })
+    let mut player = Original(OriginalRobot::new(&mut robot, config));
+    // The original asked for the square to be filled in; one centre reading sees that.
+    play(&sim, &mut player, HandMark::Fill)
 }

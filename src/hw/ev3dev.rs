@@ -30,13 +30,19 @@ fn motor_port(port: &str) -> Option<MotorPort> {
     })
 }
 
-fn sensor_port(port: &str) -> Option<SensorPort> {
-    Some(match port {
+/// The input port named `port`, or "no `device` on `port`" if there is no such port.
+fn sensor_port(device: &str, port: &str) -> Result<SensorPort, HwError> {
+    Ok(match port {
         "in1" => SensorPort::In1,
         "in2" => SensorPort::In2,
         "in3" => SensorPort::In3,
         "in4" => SensorPort::In4,
-        _ => return None,
+        _ => {
+            return Err(HwError::NotFound {
+                device: device.into(),
+                port: port.into(),
+            })
+        }
     })
 }
 
@@ -196,11 +202,8 @@ pub struct Ev3ColourSensor {
 impl Ev3ColourSensor {
     pub fn open(port: &str) -> Result<Ev3ColourSensor, HwError> {
         let device = "colour sensor";
-        let input = sensor_port(port).ok_or_else(|| HwError::NotFound {
-            device: device.into(),
-            port: port.into(),
-        })?;
-        let sensor = ColorSensor::get(input).map_err(not_found(device, port))?;
+        let sensor =
+            ColorSensor::get(sensor_port(device, port)?).map_err(not_found(device, port))?;
         let name = format!("{device} on {port}");
         sensor
             .set_mode_col_reflect()
@@ -228,11 +231,7 @@ pub struct Ev3TouchSensor {
 impl Ev3TouchSensor {
     pub fn open(port: &str) -> Result<Ev3TouchSensor, HwError> {
         let device = "touch sensor";
-        let input = sensor_port(port).ok_or_else(|| HwError::NotFound {
-            device: device.into(),
-            port: port.into(),
-        })?;
-        let sensor = Ev3Touch::get(input).map_err(not_found(device, port))?;
+        let sensor = Ev3Touch::get(sensor_port(device, port)?).map_err(not_found(device, port))?;
         Ok(Ev3TouchSensor {
             sensor,
             name: format!("{device} on {port}"),

@@ -150,19 +150,7 @@ impl Gantry {
             let _ = self.motor(axis).stop(StopAction::Brake);
         }
         if self.is_homed(Axis::Pen) {
-            let speed = self.config.pen.speed_deg_per_s;
-            if self.motor(Axis::Pen).run_to_position(0, speed).is_ok() {
-                let limit = self.time_limit(self.config.pen.travel_deg, speed);
-                let _ = self.wait_for(
-                    &[Leg {
-                        axis: Axis::Pen,
-                        target_deg: 0,
-                        limit,
-                        close_enough_deg: 0,
-                    }],
-                    &mut |_, _| Ok(()),
-                );
-            }
+            let _ = self.run_axis_to(Axis::Pen, 0, self.config.pen.speed_deg_per_s);
         }
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
             let _ = self.motor(axis).stop(StopAction::Coast);
@@ -322,14 +310,7 @@ impl Gantry {
             let backoff = self.homing_settings(axis).backoff_deg;
             let speed = self.homing_speed(axis);
             self.motor(axis).set_position_deg(-backoff)?;
-            self.motor(axis).run_to_position(0, speed)?;
-            let limit = self.time_limit(backoff, speed);
-            legs.push(Leg {
-                axis,
-                target_deg: 0,
-                limit,
-                close_enough_deg: 0,
-            });
+            legs.push(self.start_leg(axis, -backoff, 0, speed, 0)?);
         }
         self.wait_for(&legs, &mut |_, _| Ok(()))?;
         for &axis in axes {
@@ -349,6 +330,32 @@ impl Gantry {
         let moving_ms =
             u64::from(distance_deg.unsigned_abs()) * 1000 / u64::from(speed_deg_per_s.max(1));
         Duration::from_millis(moving_ms + self.config.motion_timeout_slack_ms)
+    }
+
+    /// Starts `axis` from `from_deg` toward `target_deg` and returns its leg to wait for.
+    fn start_leg(
+        &mut self,
+        axis: Axis,
+        from_deg: i32,
+        target_deg: i32,
+        speed_deg_per_s: u32,
+        close_enough_deg: i32,
+    ) -> Result<Leg> {
+        self.motor(axis)
+            .run_to_position(target_deg, speed_deg_per_s)?;
+        Ok(Leg {
+            axis,
+            target_deg,
+            limit: self.time_limit(target_deg - from_deg, speed_deg_per_s),
+            close_enough_deg,
+        })
+    }
+
+    /// Runs one axis to `target_deg` and waits until it is there.
+    fn run_axis_to(&mut self, axis: Axis, target_deg: i32, speed_deg_per_s: u32) -> Result<()> {
+        let from_deg = self.motor(axis).position_deg()?;
+        let leg = self.start_leg(axis, from_deg, target_deg, speed_deg_per_s, 0)?;
+        self.wait_for(&[leg], &mut |_, _| Ok(()))
     }
 
     /// Waits until every leg has arrived. `on_tick` runs at every poll, while the motors move.
@@ -459,10 +466,9 @@ impl Gantry {
             if distance[i] == 0 {
                 continue;
             }
-            let axis_config = if axis == Axis::Columns {
-                &self.config.columns
-            } else {
-                &self.config.rows
+            let axis_config = match axis {
+                Axis::Columns => &self.config.columns,
+                _ => &self.config.rows,
             };
             let speed = match pace {
                 Pace::Travel => axis_config.speed_deg_per_s,
@@ -471,13 +477,12 @@ impl Gantry {
                     ((f64::from(axis_config.draw_speed_deg_per_s) * share).round() as u32).max(1)
                 }
             };
-            legs.push(Leg {
-                axis,
-                target_deg,
-                limit: self.time_limit(distance[i], speed),
-                close_enough_deg,
-            });
-            self.motor(axis).run_to_position(target_deg, speed)?;
+            let from_deg = if axis == Axis::Columns {
+                from.columns
+            } else {
+                from.rows
+            };
+            legs.push(self.start_leg(axis, from_deg, target_deg, speed, close_enough_deg)?);
         }
         self.wait_for(&legs, on_tick)
     }
@@ -516,19 +521,7 @@ impl Gantry {
 
     fn move_pen(&mut self, target_deg: i32) -> Result<()> {
         self.check_target(Axis::Pen, target_deg)?;
-        let speed = self.config.pen.speed_deg_per_s;
-        let from = self.robot.pen.position_deg()?;
-        self.robot.pen.run_to_position(target_deg, speed)?;
-        let limit = self.time_limit(target_deg - from, speed);
-        self.wait_for(
-            &[Leg {
-                axis: Axis::Pen,
-                target_deg,
-                limit,
-                close_enough_deg: 0,
-            }],
-            &mut |_, _| Ok(()),
-        )
+        self.run_axis_to(Axis::Pen, target_deg, self.config.pen.speed_deg_per_s)
     }
 
     pub fn pen_up(&mut self) -> Result<()> {
@@ -639,13 +632,7 @@ impl Gantry {
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
         let mut next_sample = self.clock().now();
-        self.robot.columns.run_to_position(end_columns, speed)?;
-        let leg = Leg {
-            axis: Axis::Columns,
-            target_deg: end_columns,
-            limit: self.time_limit(end_columns - start.columns, speed),
-            close_enough_deg: 0,
-        };
+        let leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, 0)?;
         self.wait_for(&[leg], &mut |g, now| {
             if now >= next_sample {
                 next_sample = now + sample_every;
@@ -715,17 +702,8 @@ impl Gantry {
             }
             let far = g.motor(axis).position_deg()?;
             let speed = g.homing_speed(axis);
-            g.motor(axis).run_to_position(0, speed)?;
-            let limit = g.time_limit(far, speed);
-            g.wait_for(
-                &[Leg {
-                    axis,
-                    target_deg: 0,
-                    limit,
-                    close_enough_deg: 0,
-                }],
-                &mut |_, _| Ok(()),
-            )?;
+            let leg = g.start_leg(axis, far, 0, speed, 0)?;
+            g.wait_for(&[leg], &mut |_, _| Ok(()))?;
             Ok(far)
         })
     }

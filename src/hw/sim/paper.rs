@@ -188,24 +188,67 @@ impl Paper {
     }
 
     fn ink_segment(&mut self, a: PaperPoint, b: PaperPoint) {
-        let half = self.look.pen_width_deg / 2.0;
-        let low_c = a.columns.min(b.columns) - half;
-        let high_c = a.columns.max(b.columns) + half;
-        let low_r = a.rows.min(b.rows) - half;
-        let high_r = a.rows.max(b.rows) + half;
-        let mut rows = low_r.floor();
-        while rows <= high_r.ceil() {
-            let mut columns = low_c.floor();
-            while columns <= high_c.ceil() {
-                let p = PaperPoint::new(columns, rows);
-                if distance_to_segment(p, a, b) <= half {
-                    if let Some(i) = self.cell(columns, rows) {
-                        self.ink[i] = true;
-                    }
+        // Cell (x, y) is centred on `min` + (x, y): the raster's origin is half a cell lower.
+        let grid = Raster {
+            origin: PaperPoint::new(self.min.columns - 0.5, self.min.rows - 0.5),
+            cells_per_deg: 1.0,
+            width: self.width,
+            height: self.height,
+        };
+        let half_width = self.look.pen_width_deg / 2.0;
+        let ink = &mut self.ink;
+        grid.for_each_cell_under(a, b, half_width, |x, y| ink[y * grid.width + x] = true);
+    }
+}
+
+/// A grid of square cells laid over the paper, for ink and for pictures.
+#[derive(Debug, Clone, Copy)]
+pub struct Raster {
+    /// The paper point at the corner of cell (0, 0).
+    pub origin: PaperPoint,
+    pub cells_per_deg: f64,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Raster {
+    /// Calls `f(x, y)` for every cell whose centre lies within `half_width` of the segment
+    /// `a`-`b`: the cells a pen line covers.
+    pub fn for_each_cell_under(
+        &self,
+        a: PaperPoint,
+        b: PaperPoint,
+        half_width: f64,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        let scale = self.cells_per_deg;
+        let to_cell = |deg: f64, origin: f64| (deg - origin) * scale;
+        let span = |low: f64, high: f64, origin: f64, cells: usize| {
+            let first = to_cell(low - half_width, origin).floor().max(0.0) as usize;
+            let end = (to_cell(high + half_width, origin).ceil().max(0.0) as usize).min(cells);
+            first..end
+        };
+        let columns = span(
+            a.columns.min(b.columns),
+            a.columns.max(b.columns),
+            self.origin.columns,
+            self.width,
+        );
+        for y in span(
+            a.rows.min(b.rows),
+            a.rows.max(b.rows),
+            self.origin.rows,
+            self.height,
+        ) {
+            for x in columns.clone() {
+                let centre = PaperPoint::new(
+                    self.origin.columns + (x as f64 + 0.5) / scale,
+                    self.origin.rows + (y as f64 + 0.5) / scale,
+                );
+                if distance_to_segment(centre, a, b) <= half_width {
+                    f(x, y);
                 }
-                columns += 1.0;
             }
-            rows += 1.0;
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Pictures of the simulated sheet, so a person can see what the robot drew: SVG for the
 //! browser and PNG for anything else.
 
-use super::paper::{Author, Paper, PaperPoint};
+use super::paper::{Author, Paper, PaperPoint, Raster};
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -74,33 +74,21 @@ pub fn write_png(
         .max(1.0) as u32;
     let mut rgb = vec![0xf4u8; (width * height * 3) as usize];
     let half_width = paper.look().pen_width_deg / 2.0;
+    let raster = Raster {
+        origin: area.min,
+        cells_per_deg: pixels_per_deg,
+        width: width as usize,
+        height: height as usize,
+    };
     for stroke in paper.strokes() {
         let colour = ink(stroke.author);
         let pairs = stroke.points.windows(2).map(|w| (w[0], w[1]));
         let single = (stroke.points.len() == 1).then(|| (stroke.points[0], stroke.points[0]));
         for (a, b) in pairs.chain(single) {
-            let low_c = a.columns.min(b.columns) - half_width;
-            let high_c = a.columns.max(b.columns) + half_width;
-            let low_r = a.rows.min(b.rows) - half_width;
-            let high_r = a.rows.max(b.rows) + half_width;
-            let x0 = ((low_c - area.min.columns) * pixels_per_deg)
-                .floor()
-                .max(0.0) as u32;
-            let x1 = (((high_c - area.min.columns) * pixels_per_deg).ceil() as u32).min(width);
-            let y0 = ((low_r - area.min.rows) * pixels_per_deg).floor().max(0.0) as u32;
-            let y1 = (((high_r - area.min.rows) * pixels_per_deg).ceil() as u32).min(height);
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    let p = PaperPoint::new(
-                        area.min.columns + (f64::from(x) + 0.5) / pixels_per_deg,
-                        area.min.rows + (f64::from(y) + 0.5) / pixels_per_deg,
-                    );
-                    if super::paper::distance_to_segment(p, a, b) <= half_width {
-                        let i = ((y * width + x) * 3) as usize;
-                        rgb[i..i + 3].copy_from_slice(&colour);
-                    }
-                }
-            }
+            raster.for_each_cell_under(a, b, half_width, |x, y| {
+                let i = (y * raster.width + x) * 3;
+                rgb[i..i + 3].copy_from_slice(&colour);
+            });
         }
     }
     let mut encoder = png::Encoder::new(out, width, height);
