@@ -6,6 +6,7 @@
 //! scoreboard's file store are the edges.
 
 pub mod ai;
+pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod config;
@@ -13,3 +14,4 @@ pub mod game;
 pub mod hw;
 pub mod motion;
 pub mod scoreboard;
+pub mod ui;

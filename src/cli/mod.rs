@@ -1,9 +1,12 @@
 //! The command line: argument parsing and the subcommands, thin layers over the library.
 
 mod console;
+mod demo;
 mod engine;
+mod play;
 pub mod robot;
 mod scores;
+mod sim;
 
 use crate::ai::Difficulty;
 use crate::config::CONFIG_VARIABLE;
@@ -26,8 +29,9 @@ pub struct BadInput(pub String);
     version,
     about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper",
     long_about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper.\n\n\
-                  Until the robot's body is wired in, `console` plays the robot's game in this \
-                  terminal and `engine` answers positions for other programs."
+                  On the brick, `play` runs the menu and the games. Anywhere, `demo` plays whole \
+                  games on the simulated robot by itself, `sim` lets you play it from this \
+                  terminal, and `console` plays the engine without a robot."
 )]
 pub struct Cli {
     /// The scoreboard file [default: scoreboard.json in the current folder]
@@ -39,12 +43,27 @@ pub struct Cli {
     #[arg(long, global = true, env = CONFIG_VARIABLE, value_name = "PATH")]
     pub config: Option<PathBuf>,
 
+    /// The log file, appended to: what was read, decided and how long it took, with times
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        default_value = "ev3-tictactoe.log"
+    )]
+    pub log: PathBuf,
+
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play on the brick: the menu on the LCD and buttons, or one game with --difficulty
+    Play(PlayArgs),
+    /// Play the simulated robot from this terminal: keys for the buttons, touch sensor and pen
+    Sim(SimArgs),
+    /// Watch the simulated robot play whole games against a scripted human
+    Demo(DemoArgs),
     /// Play a game against the robot's engine in this terminal
     Console(ConsoleArgs),
     /// Answer positions with the robot's move, one JSON line each
@@ -67,6 +86,108 @@ pub enum Command {
     Config,
     /// Home the robot, measure its travel, read the paper and a mark, and suggest thresholds
     Calibrate(CalibrateArgs),
+}
+
+/// What every way of running the robot program shares.
+#[derive(Debug, Args)]
+pub struct ProgramArgs {
+    /// With nothing pressed for this long, park and exit to save the battery
+    #[arg(long, default_value = "5m", value_parser = humantime::parse_duration, value_name = "TIME")]
+    pub idle_timeout: std::time::Duration,
+    /// Save every picture shown on the LCD as a PNG in this folder
+    #[arg(long, value_name = "FOLDER")]
+    pub lcd_dir: Option<PathBuf>,
+    /// Seed for the robot's random choices [default: random]
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub program: ProgramArgs,
+    /// Skip the menu and play one game at this level
+    #[arg(long, value_enum)]
+    pub difficulty: Option<Level>,
+    /// With --difficulty: who moves first (and plays X)
+    #[arg(long, value_enum, default_value_t = Starter::Human, requires = "difficulty")]
+    pub first: Starter,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub program: ProgramArgs,
+    /// How many times faster than real time the simulated robot moves
+    #[arg(long, default_value_t = 3.0, value_parser = positive_speed)]
+    pub speed: f64,
+    /// Save the sheet here at the end (.svg, or .png)
+    #[arg(long, value_name = "FILE")]
+    pub paper: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// How many games to play
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub games: u32,
+    /// How well the robot plays
+    #[arg(long, value_enum, default_value_t = Level::Hard)]
+    pub difficulty: Level,
+    /// How the scripted human plays
+    #[arg(long, value_enum, default_value_t = HumanStrategy::Random)]
+    pub human: HumanStrategy,
+    /// Who moves first in each game (and plays X)
+    #[arg(long, value_enum, default_value_t = Starter::Coin)]
+    pub first: Starter,
+    /// Seed for the robot's and the human's choices, so a demo can be repeated [default: 1]
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Save the last game's sheet here (.svg, or .png)
+    #[arg(long, value_name = "FILE", default_value = "demo-sheet.svg")]
+    pub paper: PathBuf,
+    /// Save every picture shown on the LCD as a PNG in this folder
+    #[arg(long, value_name = "FOLDER")]
+    pub lcd_dir: Option<PathBuf>,
+    /// Print every screen as the LCD shows it, not only the moves
+    #[arg(long)]
+    pub screens: bool,
+}
+
+/// Who moves first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Starter {
+    Human,
+    Robot,
+    /// A coin toss before each game
+    Coin,
+}
+
+impl Starter {
+    pub fn first_move(self) -> crate::ui::menu::FirstMove {
+        use crate::ui::menu::FirstMove;
+        match self {
+            Starter::Human => FirstMove::Human,
+            Starter::Robot => FirstMove::Robot,
+            Starter::Coin => FirstMove::CoinToss,
+        }
+    }
+}
+
+/// How the demo's scripted human plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HumanStrategy {
+    /// A random empty square
+    Random,
+    /// Always a best move (it never loses)
+    Perfect,
+}
+
+fn positive_speed(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(speed) if (0.1..=1000.0).contains(&speed) => Ok(speed),
+        _ => Err(format!("{text:?} is not a speed from 0.1 to 1000")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -187,6 +308,18 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Config => robot::print_defaults(),
+        Command::Play(args) => {
+            let (config, _) = robot::load_config(cli.config.as_deref())?;
+            play::run(&config, &args, score_file, &cli.log)
+        }
+        Command::Sim(args) => {
+            let (config, _) = robot::load_config(cli.config.as_deref())?;
+            sim::run(&config, &args, score_file, &cli.log)
+        }
+        Command::Demo(args) => {
+            let (config, _) = robot::load_config(cli.config.as_deref())?;
+            demo::run(&config, &args, score_file, &cli.log)
+        }
         Command::Calibrate(args) => {
             let (config, source) = robot::load_config(cli.config.as_deref())?;
             let options = robot::CalibrateOptions {

@@ -7,13 +7,14 @@
 //! rather than silently scaled. Polarity is set once when a motor is opened, so that positive
 //! always points away from the end stop the axis homes against.
 //!
-//! The brick's screen is not here yet: `ev3dev-lang-rust`'s screen support pulls in the `image`
-//! crate with every format, and the brick program (which needs it) will measure that first.
+//! The screen goes through `ev3dev-lang-rust`'s framebuffer support. It brings the `image` crate
+//! with every codec, but link-time optimisation keeps only the pixel buffer we use (measured in
+//! the README's figures).
 
 use crate::config::{MotorKind, Polarity, RobotConfig};
 use crate::hw::{
-    Battery, ButtonPad, Buttons, HwError, LightColour, Motor, MotorState, ReflectedLight, Robot,
-    Speaker, StatusLights, StopAction, SystemClock, Tone, TouchSensor,
+    Battery, ButtonPad, Buttons, Frame, HwError, LightColour, Motor, MotorState, ReflectedLight,
+    Robot, Screen, Speaker, StatusLights, StopAction, SystemClock, Tone, TouchSensor,
 };
 use ev3dev_lang_rust::motors::{LargeMotor, MediumMotor, MotorPort, TachoMotor};
 use ev3dev_lang_rust::sensors::{ColorSensor, SensorPort, TouchSensor as Ev3Touch};
@@ -372,5 +373,39 @@ impl Battery for Ev3Battery {
             .get_voltage_now()
             .map_err(|e| HwError::failed("battery", describe(&e)))?;
         Ok(microvolts as f32 / 1_000_000.0)
+    }
+}
+
+/// The LCD, through ev3dev's framebuffer (/dev/fb0).
+pub struct Ev3Screen {
+    screen: ev3dev_lang_rust::Screen,
+}
+
+impl Ev3Screen {
+    pub fn open() -> Result<Ev3Screen, HwError> {
+        let screen = ev3dev_lang_rust::Screen::new()
+            .map_err(|e| HwError::failed("LCD (/dev/fb0)", describe(&e)))?;
+        Ok(Ev3Screen { screen })
+    }
+}
+
+impl Screen for Ev3Screen {
+    fn show(&mut self, frame: &Frame) -> Result<(), HwError> {
+        let image = &mut self.screen.image;
+        // The framebuffer's lines may be wider than the 178 pixels the LCD shows.
+        let width = image.width().min(Frame::WIDTH as u32);
+        let height = image.height().min(Frame::HEIGHT as u32);
+        for y in 0..height {
+            for x in 0..width {
+                let level = if frame.is_black(x as i32, y as i32) {
+                    0
+                } else {
+                    255
+                };
+                image.put_pixel(x, y, image::Rgb([level; 3]));
+            }
+        }
+        self.screen.update();
+        Ok(())
     }
 }

@@ -9,7 +9,7 @@
 use super::plan::{self, Path, Sweep};
 use super::sensing::{self, NewMarks, Sample, SquareReading};
 use super::stall::{StallWatch, Verdict};
-use super::{Axis, MotionError};
+use super::{Axis, MotionError, StopRequest};
 use crate::config::{AxisPoint, HomingConfig, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{Clock, Motor, Robot, StopAction};
@@ -63,6 +63,8 @@ pub struct Gantry {
     robot: Robot,
     config: RobotConfig,
     homed: [bool; 3],
+    /// Honoured at every poll of every motion; `None` while the machine is being made safe.
+    stop: Option<StopRequest>,
 }
 
 impl Gantry {
@@ -71,6 +73,21 @@ impl Gantry {
             robot,
             config,
             homed: [false; 3],
+            stop: Some(StopRequest::new()),
+        }
+    }
+
+    /// Makes every motion end, safely, soon after `stop` is requested.
+    pub fn obey(&mut self, stop: StopRequest) {
+        self.stop = Some(stop);
+    }
+
+    fn check_stop(&self) -> Result<()> {
+        match &self.stop {
+            Some(stop) if stop.signal().is_some() => Err(MotionError::Interrupted {
+                cause: stop.cause(),
+            }),
+            _ => Ok(()),
         }
     }
 
@@ -146,6 +163,8 @@ impl Gantry {
     /// Stops every motor, lifts the pen if it can, and lets everything coast. Errors on the way
     /// are ignored: this runs when something has already gone wrong, and must reach the end.
     pub fn make_safe(&mut self) {
+        // Lifting the pen must not be cut short by the stop request that may have caused this.
+        let stop = self.stop.take();
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
             let _ = self.motor(axis).stop(StopAction::Brake);
         }
@@ -155,6 +174,7 @@ impl Gantry {
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
             let _ = self.motor(axis).stop(StopAction::Coast);
         }
+        self.stop = stop;
     }
 
     /// Homes the pen to its top, then both axes at once, each by driving gently into its end
@@ -241,6 +261,7 @@ impl Gantry {
         let mut results: Vec<Option<std::result::Result<i32, ()>>> = vec![None; axes.len()];
         while results.iter().any(Option::is_none) {
             self.clock().sleep(Duration::from_millis(poll));
+            self.check_stop()?;
             let now = self.clock().now();
             for (i, &axis) in axes.iter().enumerate() {
                 if results[i].is_some() {
@@ -292,6 +313,7 @@ impl Gantry {
         self.motor(axis).run_duty(settings.duty_percent as i8)?;
         loop {
             self.clock().sleep(Duration::from_millis(settings.poll_ms));
+            self.check_stop()?;
             let position = self.motor(axis).position_deg()?;
             if (position - start).abs() >= wanted {
                 self.motor(axis).stop(StopAction::Brake)?;
@@ -375,6 +397,7 @@ impl Gantry {
         let mut arrived = vec![false; legs.len()];
         while arrived.iter().any(|a| !a) {
             self.clock().sleep(poll);
+            self.check_stop()?;
             let now = self.clock().now();
             on_tick(self, now)?;
             for (i, leg) in legs.iter().enumerate() {

@@ -12,8 +12,10 @@ pub mod original;
 pub mod plan;
 pub mod sensing;
 pub mod stall;
+pub mod stop;
 
 pub use gantry::Gantry;
+pub use stop::StopRequest;
 
 use crate::config::AxisPoint;
 use crate::hw::HwError;
@@ -85,6 +87,8 @@ pub enum MotionError {
         at_deg: i32,
         waited_ms: u64,
     },
+    #[error("stopped by {cause}")]
+    Interrupted { cause: String },
     #[error("the blank paper in the square at {square} reads only {percent}%: is the sheet under the sensor?")]
     NoPaper { square: String, percent: u8 },
     #[error(

@@ -459,6 +459,26 @@ impl Clock for SimClock {
     }
 }
 
+/// The virtual clock held to a pace against the wall clock, for a person watching: at `speed`
+/// 2, a simulated second passes in half a real one.
+pub struct PacedClock {
+    pub clock: SimClock,
+    pub speed: f64,
+}
+
+impl Clock for PacedClock {
+    fn now(&self) -> Duration {
+        self.clock.now()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.clock.sleep(duration);
+        if self.speed.is_finite() && self.speed > 0.0 {
+            std::thread::sleep(duration.div_f64(self.speed));
+        }
+    }
+}
+
 struct SimMotorDevice {
     world: Arc<Mutex<World>>,
     joint: Joint,

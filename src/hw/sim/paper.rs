@@ -127,6 +127,13 @@ impl Paper {
         stroke.points.push(at);
     }
 
+    /// A fresh sheet in place of this one.
+    pub fn clear(&mut self) {
+        self.strokes.clear();
+        self.drawing = None;
+        self.ink.fill(false);
+    }
+
     /// The pen leaves the paper.
     pub fn lift(&mut self) {
         if let Some(stroke) = self.drawing.take() {

@@ -1,0 +1,352 @@
+//! One game on paper: home, draw the grid, read the blank paper, then turns until the end; strike
+//! through a win, record the result, and say it.
+
+use super::{Flow, Program, Stop};
+use crate::ai::Difficulty;
+use crate::game::{Board, Cell, Mark, Rules, Status};
+use crate::motion::gantry::{square_name, BlankPaper};
+use crate::motion::plan;
+use crate::motion::sensing::NewMarks;
+use crate::scoreboard::{GameResult, Recorded};
+use crate::ui::cues::{Activity, Cue};
+use crate::ui::menu::FirstMove;
+use crate::ui::view::{score_lines, View};
+use anyhow::Context;
+use rand::Rng;
+use std::time::{Duration, SystemTime};
+
+/// A finished game.
+#[derive(Debug, Clone)]
+pub struct GameReport {
+    pub difficulty: String,
+    /// The human's mark: X moved first.
+    pub human: Mark,
+    /// Every move in order.
+    pub moves: Vec<(Mark, Cell)>,
+    pub board: Board,
+    pub result: GameResult,
+    /// What recording it changed on the scoreboard.
+    pub recorded: Recorded,
+    /// Robot-clock time from the start of homing to the end.
+    pub took: Duration,
+    /// The screen that announced the result, with the scores.
+    pub result_view: View,
+}
+
+/// How the turns ended.
+enum Finish {
+    Won {
+        winner: Mark,
+        line: Vec<Cell>,
+    },
+    Draw,
+    /// Several new marks at once.
+    Void {
+        squares: Vec<Cell>,
+    },
+}
+
+impl Program<'_> {
+    /// Plays one game. Errors and stop requests end it without touching the scoreboard; an
+    /// idle timeout while waiting for the human counts it as abandoned.
+    pub fn play_game(&mut self, difficulty: &Difficulty, first: FirstMove) -> Flow<GameReport> {
+        let human = match first {
+            FirstMove::Human => Mark::X,
+            FirstMove::Robot => Mark::O,
+            FirstMove::CoinToss => {
+                if self.rng.random_bool(0.5) {
+                    Mark::X
+                } else {
+                    Mark::O
+                }
+            }
+        };
+        let started = self.gantry.clock().now();
+        log::info!(
+            "game: difficulty {}, human plays {human} ({})",
+            difficulty.name,
+            if human == Mark::X {
+                "moves first"
+            } else {
+                "robot first"
+            }
+        );
+        self.person.new_sheet();
+        let mut board = Board::empty(Rules::classic());
+        let mut moves = Vec::new();
+        let finish = match self.set_up_sheet(difficulty, human) {
+            Ok(blank) => self.turns(difficulty, human, &blank, &mut board, &mut moves),
+            Err(stop) => Err(stop),
+        };
+        let finish = match finish {
+            Ok(finish) => finish,
+            Err(Stop::Idle) => {
+                self.record(difficulty, GameResult::Abandoned)?;
+                return Err(Stop::Idle);
+            }
+            Err(other) => return Err(other),
+        };
+        let (result, title, cue) = match &finish {
+            Finish::Won { winner, line } => {
+                self.strike(line)?;
+                if *winner == human {
+                    (GameResult::HumanWon, "You win!", Cue::HumanWon)
+                } else {
+                    (GameResult::HumanLost, "I win", Cue::HumanLost)
+                }
+            }
+            Finish::Draw => (GameResult::Draw, "A draw", Cue::Draw),
+            Finish::Void { .. } => (GameResult::Abandoned, "Game void", Cue::Invalid),
+        };
+        self.gantry.park()?;
+        self.panel.activity(Activity::Menu);
+        self.panel.cue(cue);
+        let (recorded, scores) = self.record(difficulty, result)?;
+        let summary = match (&finish, result) {
+            (Finish::Void { squares }, _) => format!(
+                "I saw new marks at {}: one at a time, please.",
+                list(squares)
+            ),
+            (_, GameResult::HumanWon) => format!(
+                "+{} points.{}",
+                recorded.points,
+                if recorded.new_high_score {
+                    " A new high score!"
+                } else {
+                    ""
+                }
+            ),
+            _ => "Your score goes back to 0.".into(),
+        };
+        let mut paragraphs = vec![summary];
+        paragraphs.extend(score_lines(&scores));
+        let result_view = View {
+            title: title.into(),
+            paragraphs,
+            board: Some(board),
+        };
+        self.panel.show(result_view.clone());
+        let took = self.gantry.clock().now() - started;
+        log::info!(
+            "game over: {result:?} after {} moves, {:.1} s",
+            moves.len(),
+            took.as_secs_f64()
+        );
+        Ok(GameReport {
+            difficulty: difficulty.name.clone(),
+            human,
+            moves,
+            board,
+            result,
+            recorded,
+            took,
+            result_view,
+        })
+    }
+
+    /// Homes, draws the grid and reads each square's blank paper.
+    fn set_up_sheet(&mut self, difficulty: &Difficulty, human: Mark) -> Flow<BlankPaper> {
+        self.panel.activity(Activity::Busy);
+        let who = if human == Mark::X {
+            "You are X and start."
+        } else {
+            "I am X and start; you are O."
+        };
+        let level = format!("Level {}. {who}", difficulty.name);
+        self.panel.show(View::new(
+            "Homing",
+            &[&level, "Finding the end stops. Hands off the robot."],
+        ));
+        let homing = self.gantry.home()?;
+        log::info!("homed: {homing:?}");
+        self.panel.show(View::new(
+            "Drawing the grid",
+            &[&level, "Hands off the paper."],
+        ));
+        let board_geometry = self.gantry.config().board.clone();
+        let began = self.gantry.clock().now();
+        self.gantry.draw(&plan::grid(&board_geometry))?;
+        log::info!("grid drawn in {:.1} s", self.since(began));
+        self.panel.show(View::new(
+            "Reading the paper",
+            &[&level, "Hands off the paper."],
+        ));
+        let blank = self.gantry.take_blank_readings()?;
+        log::info!("blank paper per square (%): {:?}", blank.percent);
+        self.gantry.park()?;
+        Ok(blank)
+    }
+
+    fn turns(
+        &mut self,
+        difficulty: &Difficulty,
+        human: Mark,
+        blank: &BlankPaper,
+        board: &mut Board,
+        moves: &mut Vec<(Mark, Cell)>,
+    ) -> Flow<Finish> {
+        loop {
+            match board.status() {
+                Status::Won { winner, line } => return Ok(Finish::Won { winner, line }),
+                Status::Draw => return Ok(Finish::Draw),
+                Status::ToMove(mark) if mark == human => {
+                    match self.human_turn(human, blank, board)? {
+                        Ok(cell) => {
+                            *board = board.play(cell).context("the human's move")?;
+                            moves.push((human, cell));
+                        }
+                        Err(squares) => return Ok(Finish::Void { squares }),
+                    }
+                }
+                Status::ToMove(mark) => {
+                    let cell = self.robot_turn(difficulty, mark, board)?;
+                    *board = board.play(cell).context("the robot's move")?;
+                    moves.push((mark, cell));
+                }
+            }
+        }
+    }
+
+    /// Waits for the human's mark and reads it: the square, or `Err` with the squares where
+    /// several new marks were seen.
+    fn human_turn(
+        &mut self,
+        human: Mark,
+        blank: &BlankPaper,
+        board: &Board,
+    ) -> Flow<Result<Cell, Vec<Cell>>> {
+        let mut view = View::new(
+            format!("Your move ({human})"),
+            &["Draw your mark in a square, then press the touch sensor."],
+        )
+        .with_board(board);
+        loop {
+            self.panel.activity(Activity::YourMove);
+            self.panel.show(view.clone());
+            self.person.your_move(board, human);
+            self.wait_for_touch()?;
+            self.panel.activity(Activity::Busy);
+            self.panel
+                .show(View::new("Reading the board", &["Hands off the paper."]).with_board(board));
+            let empty: Vec<Cell> = board.empty_cells().collect();
+            let began = self.gantry.clock().now();
+            let (marks, readings) = self.gantry.read_new_marks(blank, &empty)?;
+            self.gantry.park()?;
+            for r in &readings {
+                log::info!(
+                    "read {}: blank {}%, darkest {:.1}% over {} samples: {}",
+                    square_name(r.cell),
+                    r.blank_percent,
+                    r.darkest_percent,
+                    r.samples,
+                    if r.marked { "marked" } else { "blank" }
+                );
+            }
+            log::info!("board read in {:.1} s: {marks:?}", self.since(began));
+            match marks {
+                NewMarks::One(cell) => {
+                    self.panel.cue(Cue::MoveSeen);
+                    return Ok(Ok(cell));
+                }
+                NewMarks::None => {
+                    self.panel.cue(Cue::Invalid);
+                    view = View::new(
+                        "No new mark",
+                        &["I see no new mark: fill your square darker and press again."],
+                    )
+                    .with_board(board);
+                }
+                NewMarks::Several(cells) => {
+                    self.panel.cue(Cue::Invalid);
+                    log::warn!("several new marks: {cells:?}; the game is void");
+                    return Ok(Err(cells));
+                }
+            }
+        }
+    }
+
+    fn robot_turn(&mut self, difficulty: &Difficulty, mark: Mark, board: &Board) -> Flow<Cell> {
+        self.panel.activity(Activity::Busy);
+        self.panel
+            .show(View::new("Thinking", &["Hands off the paper."]).with_board(board));
+        let (choice, analysis) = self
+            .engine
+            .choose(board, difficulty, &mut self.rng)
+            .context("choosing the robot's move")?;
+        let cell = choice.cell;
+        log::info!(
+            "chose {} ({}; best moves {:?}, outcome {:?}, {} nodes)",
+            square_name(cell),
+            if choice.played_best {
+                "a best move"
+            } else {
+                "a random move"
+            },
+            analysis.best_moves,
+            analysis.outcome,
+            analysis.nodes
+        );
+        let after = board.play(cell).context("the robot's move")?;
+        self.panel.show(
+            View::new(
+                "My move",
+                &[
+                    &format!("I play {}.", square_name(cell)),
+                    "Hands off the paper.",
+                ],
+            )
+            .with_board(&after),
+        );
+        let geometry = self.gantry.config().board.clone();
+        let began = self.gantry.clock().now();
+        self.gantry.draw(&plan::mark(&geometry, cell, mark))?;
+        self.gantry.park()?;
+        log::info!(
+            "drew {mark} at {} in {:.1} s",
+            square_name(cell),
+            self.since(began)
+        );
+        Ok(cell)
+    }
+
+    fn strike(&mut self, line: &[Cell]) -> Flow<()> {
+        let (Some(&first), Some(&last)) = (line.first(), line.last()) else {
+            return Ok(());
+        };
+        let geometry = self.gantry.config().board.clone();
+        let began = self.gantry.clock().now();
+        self.gantry
+            .draw(&[plan::win_line(&geometry, first, last)])?;
+        log::info!("struck the winning line in {:.1} s", self.since(began));
+        Ok(())
+    }
+
+    fn record(
+        &mut self,
+        difficulty: &Difficulty,
+        result: GameResult,
+    ) -> Flow<(Recorded, crate::scoreboard::Scoreboard)> {
+        let (recorded, scores, notice) = self
+            .scores
+            .record(difficulty, result, SystemTime::now())
+            .context("recording the game on the scoreboard")?;
+        if let Some(notice) = notice {
+            self.panel.note(&notice.to_string());
+        }
+        log::info!("recorded {result:?}: {recorded:?}");
+        Ok((recorded, scores))
+    }
+
+    fn since(&self, began: Duration) -> f64 {
+        (self.gantry.clock().now() - began).as_secs_f64()
+    }
+}
+
+/// "row 1, column 1 and row 2, column 3".
+fn list(cells: &[Cell]) -> String {
+    let names: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}

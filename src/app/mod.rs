@@ -1,0 +1,395 @@
+//! The program a person runs: the menu, whole games, and the rules around them (idle timeout,
+//! battery warning, stop requests, errors told in words), written once over the hardware
+//! traits. `play` runs it on the brick, `sim` on the simulated robot in a terminal, and `demo`
+//! and the tests on the simulator with a scripted person ([`Person`]).
+
+pub mod game;
+pub mod panel;
+pub mod safety;
+pub mod scripted;
+
+use crate::ai::{Difficulty, Engine};
+use crate::game::{Board, Mark, Rules};
+use crate::hw::{Battery, ButtonPad, Buttons};
+use crate::motion::{Axis, Gantry, MotionError, StopRequest};
+use crate::scoreboard::store::ScoreFile;
+use crate::ui::cues::{Activity, Cue};
+use crate::ui::menu::{Action, FirstMove, Key, Menu};
+use crate::ui::view::View;
+use game::GameReport;
+use panel::Panel;
+use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
+
+/// How often buttons and the touch sensor are read while waiting for a person.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Someone at the robot, told what the program is waiting for. On the brick and in `sim` the
+/// person reads the screen and needs no telling; the demo and the tests script one here.
+pub trait Person {
+    /// A game is about to start: the sheet under the pen should be a fresh one.
+    fn new_sheet(&mut self) {}
+    /// The program waits for a button on `menu`.
+    fn at_menu(&mut self, _menu: &Menu) {}
+    /// The program waits for the human, who plays `mark`, to move on `board` and press the
+    /// touch sensor.
+    fn your_move(&mut self, _board: &Board, _mark: Mark) {}
+}
+
+/// Nobody scripted: the person at the brick acts on their own.
+pub struct NoOne;
+
+impl Person for NoOne {}
+
+/// The program's settings beyond the robot config.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// With no button or touch for this long, the robot parks and the program exits.
+    pub idle_timeout: Duration,
+    /// Below this battery voltage a warning is shown at start.
+    pub low_battery_v: f32,
+    /// How long the battery warning stays up unless a button is pressed.
+    pub warning_shown_for: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            idle_timeout: Duration::from_secs(5 * 60),
+            // Six fresh AA cells give 9 V and the rechargeable pack 7.4 V; below about 6.5 V
+            // under load the motors lose speed and homing's stall detection gets unreliable.
+            low_battery_v: 6.5,
+            warning_shown_for: Duration::from_secs(3),
+        }
+    }
+}
+
+/// Why the program stopped before it was asked to exit.
+#[derive(Debug)]
+pub enum Stop {
+    /// A signal or the stop key; the machine has been made safe.
+    Interrupted { cause: String },
+    /// Nobody pressed anything for the idle timeout.
+    Idle,
+    /// Something failed; the message says what, in words a person can act on.
+    Failed(anyhow::Error),
+}
+
+impl From<MotionError> for Stop {
+    fn from(error: MotionError) -> Stop {
+        match error {
+            MotionError::Interrupted { cause } => Stop::Interrupted { cause },
+            other => Stop::Failed(other.into()),
+        }
+    }
+}
+
+impl From<anyhow::Error> for Stop {
+    fn from(error: anyhow::Error) -> Stop {
+        Stop::Failed(error)
+    }
+}
+
+pub type Flow<T> = Result<T, Stop>;
+
+/// How a run of the program ended.
+#[derive(Debug)]
+pub enum Ending {
+    /// The person chose to exit, or the games asked for were played.
+    Done,
+    /// Parked after the idle timeout.
+    Idle,
+    /// Stopped by a signal or the stop key.
+    Interrupted { cause: String },
+    /// Stopped by an error, already shown; this is it for the exit status.
+    Failed(anyhow::Error),
+}
+
+/// The program: the robot, its buttons and outputs, the scoreboard, and whoever stands by.
+pub struct Program<'p> {
+    pub gantry: Gantry,
+    /// The brick's buttons, or why they cannot be used.
+    pub buttons: Result<Box<dyn ButtonPad>, String>,
+    pub battery: Option<Box<dyn Battery>>,
+    pub panel: Panel,
+    pub scores: ScoreFile,
+    pub rng: ChaCha8Rng,
+    pub person: &'p mut dyn Person,
+    pub stop: StopRequest,
+    pub settings: Settings,
+    engine: Engine,
+    buttons_before: Buttons,
+    /// When a person last pressed anything (robot clock).
+    last_touched: Duration,
+}
+
+impl<'p> Program<'p> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        mut gantry: Gantry,
+        buttons: Result<Box<dyn ButtonPad>, String>,
+        battery: Option<Box<dyn Battery>>,
+        panel: Panel,
+        scores: ScoreFile,
+        rng: ChaCha8Rng,
+        person: &'p mut dyn Person,
+        stop: StopRequest,
+        settings: Settings,
+    ) -> Program<'p> {
+        gantry.obey(stop.clone());
+        let last_touched = gantry.clock().now();
+        Program {
+            gantry,
+            buttons,
+            battery,
+            panel,
+            scores,
+            rng,
+            person,
+            stop,
+            settings,
+            engine: Engine::new(Rules::classic()),
+            buttons_before: Buttons::default(),
+            last_touched,
+        }
+    }
+
+    /// The menu, until the person exits, the robot idles out, or something stops it.
+    pub fn run_menu(&mut self) -> Ending {
+        let flow = self.start().and_then(|()| match &self.buttons {
+            Ok(_) => self.menu_loop(),
+            Err(why) => Err(Stop::Failed(anyhow::anyhow!(
+                "the brick's buttons cannot be read ({why}), so the menu cannot be used; \
+                 play without it: ev3-tictactoe play --difficulty easy|medium|hard"
+            ))),
+        });
+        self.finish(flow)
+    }
+
+    /// Plays `games` games at `difficulty` without the menu, then exits.
+    pub fn run_games(&mut self, difficulty: &Difficulty, first: FirstMove, games: u32) -> Ending {
+        self.run_games_reporting(difficulty, first, games, &mut |_| {})
+    }
+
+    /// As [`Program::run_games`], handing each finished game to `report`.
+    pub fn run_games_reporting(
+        &mut self,
+        difficulty: &Difficulty,
+        first: FirstMove,
+        games: u32,
+        report: &mut dyn FnMut(&GameReport),
+    ) -> Ending {
+        let flow = self.start().and_then(|()| {
+            for _ in 0..games {
+                let game = self.play_game(difficulty, first)?;
+                report(&game);
+            }
+            Ok(())
+        });
+        self.finish(flow)
+    }
+
+    /// Greets, warns about a low battery, and says if the buttons cannot be used.
+    fn start(&mut self) -> Flow<()> {
+        log::info!("program started");
+        let volts = self.battery.as_mut().map(|b| b.voltage_v());
+        match volts {
+            Some(Ok(v)) if v < self.settings.low_battery_v => {
+                log::warn!("battery low: {v:.2} V");
+                self.panel.cue(Cue::Invalid);
+                self.panel.show(View::new(
+                    "Battery low",
+                    &[
+                        &format!("{v:.1} V. Motors may slow and homing may fail."),
+                        "Charge or change the batteries soon.",
+                    ],
+                ));
+                self.pause(self.settings.warning_shown_for)?;
+            }
+            Some(Ok(v)) => log::info!("battery {v:.2} V"),
+            Some(Err(error)) => log::warn!("battery not read: {error}"),
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn menu_loop(&mut self) -> Flow<()> {
+        let mut menu = Menu::Main;
+        let mut scores_view: Option<View> = None;
+        loop {
+            let view = match scores_view.take() {
+                Some(result) => result,
+                None => View::of_menu(&menu, &self.load_scores()),
+            };
+            self.panel.activity(Activity::Menu);
+            self.panel.show(view);
+            self.person.at_menu(&menu);
+            let key = self.wait_for_key()?;
+            log::info!("button {} in {menu:?}", key.name());
+            let (next, action) = menu.press(key);
+            menu = next;
+            match action {
+                Action::Show | Action::Ignore => {}
+                Action::Exit => return Ok(()),
+                Action::Play { difficulty, first } => {
+                    let game = self.play_game(&difficulty, first)?;
+                    // The result stays up with the scores; any key goes back to the menu.
+                    menu = Menu::Scores;
+                    scores_view = Some(game.result_view);
+                }
+            }
+        }
+    }
+
+    fn load_scores(&mut self) -> crate::scoreboard::Scoreboard {
+        match self.scores.load() {
+            Ok((scores, notice)) => {
+                if let Some(notice) = notice {
+                    self.panel.note(&notice.to_string());
+                }
+                scores
+            }
+            Err(error) => {
+                self.panel.note(&format!("Scores unavailable: {error}"));
+                crate::scoreboard::Scoreboard::new()
+            }
+        }
+    }
+
+    /// Parks and makes the machine safe however the run ended, and tells the person why.
+    fn finish(&mut self, flow: Flow<()>) -> Ending {
+        let ending = match flow {
+            Ok(()) => Ending::Done,
+            Err(Stop::Idle) => Ending::Idle,
+            Err(Stop::Interrupted { cause }) => Ending::Interrupted { cause },
+            Err(Stop::Failed(error)) => Ending::Failed(error),
+        };
+        if matches!(ending, Ending::Done | Ending::Idle) && self.gantry.is_homed(Axis::Columns) {
+            if let Err(error) = self.gantry.park() {
+                log::warn!("parking at exit failed: {error}");
+            }
+        }
+        self.gantry.make_safe();
+        match &ending {
+            Ending::Done => {
+                self.panel.activity(Activity::Off);
+                self.panel
+                    .show(View::new("Goodbye", &["Motors off, pen up."]));
+            }
+            Ending::Idle => {
+                let minutes = self.settings.idle_timeout.as_secs_f64() / 60.0;
+                self.panel.activity(Activity::Off);
+                self.panel.show(View::new(
+                    "Parked",
+                    &[&format!(
+                        "Nothing was pressed for {minutes:.0} min, so I parked and stopped to save the battery."
+                    )],
+                ));
+            }
+            Ending::Interrupted { cause } => {
+                self.panel.activity(Activity::Off);
+                self.panel.show(View::new(
+                    "Stopped",
+                    &[&format!("Stopped by {cause}. Motors off, pen up.")],
+                ));
+            }
+            Ending::Failed(error) => {
+                self.panel.activity(Activity::Error);
+                self.panel.cue(Cue::Error);
+                self.panel.show(View::new(
+                    "Error",
+                    &[
+                        &format!("{error:#}."),
+                        "Motors are off and the pen is up. Fix this, then start again.",
+                    ],
+                ));
+            }
+        }
+        log::info!("program ended: {ending:?}");
+        ending
+    }
+
+    /// Fails if a stop was requested or nobody has touched anything for the idle timeout.
+    fn check_attention(&mut self) -> Flow<()> {
+        if let Some(_signal) = self.stop.signal() {
+            return Err(Stop::Interrupted {
+                cause: self.stop.cause(),
+            });
+        }
+        let now = self.gantry.clock().now();
+        if now.saturating_sub(self.last_touched) >= self.settings.idle_timeout {
+            log::info!("idle for {:?}", self.settings.idle_timeout);
+            return Err(Stop::Idle);
+        }
+        Ok(())
+    }
+
+    /// Reads the buttons: the key newly pressed, if any. A press counts as attention.
+    fn read_key(&mut self) -> Flow<Option<Key>> {
+        let Ok(buttons) = &mut self.buttons else {
+            return Ok(None);
+        };
+        let now = match buttons.pressed() {
+            Ok(now) => now,
+            Err(error) => {
+                let why = error.to_string();
+                self.panel
+                    .note(&format!("The buttons stopped working: {why}"));
+                self.buttons = Err(why);
+                return Ok(None);
+            }
+        };
+        let key = Key::pressed(self.buttons_before, now);
+        if now != self.buttons_before {
+            self.last_touched = self.gantry.clock().now();
+        }
+        self.buttons_before = now;
+        Ok(key)
+    }
+
+    fn wait_for_key(&mut self) -> Flow<Key> {
+        loop {
+            self.check_attention()?;
+            if let Some(key) = self.read_key()? {
+                return Ok(key);
+            }
+            self.gantry.clock().sleep(POLL);
+        }
+    }
+
+    /// Waits for `duration`, or less if a key is pressed.
+    fn pause(&mut self, duration: Duration) -> Flow<()> {
+        let until = self.gantry.clock().now() + duration;
+        while self.gantry.clock().now() < until {
+            self.check_attention()?;
+            if self.read_key()?.is_some() {
+                break;
+            }
+            self.gantry.clock().sleep(POLL);
+        }
+        Ok(())
+    }
+
+    /// Waits for the touch sensor to be pressed and released.
+    fn wait_for_touch(&mut self) -> Flow<()> {
+        let mut pressed = false;
+        loop {
+            self.check_attention()?;
+            self.read_key()?;
+            let now_pressed = self
+                .gantry
+                .robot_mut()
+                .touch
+                .is_pressed()
+                .map_err(MotionError::from)?;
+            if now_pressed {
+                self.last_touched = self.gantry.clock().now();
+            }
+            if pressed && !now_pressed {
+                return Ok(());
+            }
+            pressed = now_pressed;
+            self.gantry.clock().sleep(POLL);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! A scripted person at the simulated robot, for the demo and the tests: a fresh sheet for every
+//! game, and on its turn a mark drawn by hand on the virtual paper and the touch sensor pressed.
+
+use super::Person;
+use crate::ai::{Difficulty, Engine};
+use crate::game::{Board, Cell, Mark, Rules};
+use crate::hw::sim::human::{self, HandMark};
+use crate::hw::sim::SimRobot;
+use crate::hw::Buttons;
+use crate::ui::menu::{Key, Menu};
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// How the scripted human picks its squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// Any empty square, uniformly.
+    Random,
+    /// Always a best move: it never loses.
+    Perfect,
+}
+
+/// What the scripted human does on one of its turns, for testing the program's answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// Marks a square by its strategy.
+    Play,
+    /// Presses the touch sensor without drawing anything.
+    PressOnly,
+    /// Marks these squares at once.
+    Mark(Vec<Cell>),
+}
+
+/// How long a finger stays on the touch sensor or a button.
+const PRESS: Duration = Duration::from_millis(200);
+
+/// A person who plays by `strategy`, drawing X as a cross and O as a ring.
+pub struct ScriptedHuman {
+    sim: SimRobot,
+    strategy: Strategy,
+    engine: Engine,
+    rng: ChaCha8Rng,
+    /// Turns to take instead of [`Turn::Play`], first first.
+    pub turns: VecDeque<Turn>,
+    /// Keys to press at the menu, first first; none left, and the menu is left alone.
+    pub keys: VecDeque<Key>,
+    /// Every menu the program waited at, in order.
+    pub menus_seen: Vec<Menu>,
+}
+
+impl ScriptedHuman {
+    pub fn new(sim: SimRobot, strategy: Strategy, rng: ChaCha8Rng) -> ScriptedHuman {
+        ScriptedHuman {
+            sim,
+            strategy,
+            engine: Engine::new(Rules::classic()),
+            rng,
+            turns: VecDeque::new(),
+            keys: VecDeque::new(),
+            menus_seen: Vec::new(),
+        }
+    }
+
+    fn pick(&mut self, board: &Board) -> Cell {
+        let empty: Vec<Cell> = board.empty_cells().collect();
+        match self.strategy {
+            Strategy::Random => *empty
+                .choose(&mut self.rng)
+                .expect("the human moves on a board with room"),
+            Strategy::Perfect => {
+                self.engine
+                    .choose(board, &Difficulty::hard(), &mut self.rng)
+                    .expect("a 3x3 board is always analysed")
+                    .0
+                    .cell
+            }
+        }
+    }
+}
+
+impl Person for ScriptedHuman {
+    fn new_sheet(&mut self) {
+        self.sim.world().paper_mut().clear();
+    }
+
+    fn at_menu(&mut self, menu: &Menu) {
+        self.menus_seen.push(menu.clone());
+        let Some(key) = self.keys.pop_front() else {
+            return;
+        };
+        let buttons = Buttons {
+            up: key == Key::Up,
+            down: key == Key::Down,
+            left: key == Key::Left,
+            right: key == Key::Right,
+            centre: key == Key::Centre,
+            back: false,
+        };
+        self.sim.world().press_buttons(buttons, PRESS);
+    }
+
+    fn your_move(&mut self, board: &Board, mark: Mark) {
+        let hand = match mark {
+            Mark::X => HandMark::Cross,
+            Mark::O => HandMark::Ring,
+        };
+        let squares = match self.turns.pop_front().unwrap_or(Turn::Play) {
+            Turn::Play => vec![self.pick(board)],
+            Turn::PressOnly => vec![],
+            Turn::Mark(cells) => cells,
+        };
+        let geometry = self.sim.config().board.clone();
+        let mut world = self.sim.world();
+        for cell in squares {
+            human::draw(world.paper_mut(), &geometry, cell, hand);
+        }
+        world.press_touch(PRESS);
+    }
+}

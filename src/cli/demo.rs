@@ -1,0 +1,166 @@
+//! `ev3-tictactoe demo`: whole games on the simulated robot against a scripted human, through
+//! the same program as `play`, printed move by move.
+
+use super::{DemoArgs, HumanStrategy};
+use crate::app::game::GameReport;
+use crate::app::panel::{Mirror, Panel};
+use crate::app::scripted::{ScriptedHuman, Strategy};
+use crate::app::{Ending, Program, Settings};
+use crate::config::RobotConfig;
+use crate::game::Mark;
+use crate::hw::sim::{SimRobot, SimSettings};
+use crate::motion::{Gantry, StopRequest};
+use crate::scoreboard::store::ScoreFile;
+use crate::scoreboard::GameResult;
+use crate::ui::view::{board_rows, View};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Prints notes, and every screen only when asked to.
+struct DemoMirror {
+    screens: bool,
+}
+
+impl Mirror for DemoMirror {
+    fn show(&mut self, view: &View) {
+        if self.screens {
+            for line in view.plain_lines() {
+                println!("  | {line}");
+            }
+        }
+    }
+
+    fn note(&mut self, line: &str) {
+        println!("Note: {line}");
+    }
+}
+
+pub(super) fn run(
+    config: &RobotConfig,
+    args: &DemoArgs,
+    score_file: ScoreFile,
+    log_path: &Path,
+) -> anyhow::Result<ExitCode> {
+    super::play::start_log(log_path)?;
+    let sim = SimRobot::new(
+        config,
+        &SimSettings {
+            seed: args.seed,
+            ..SimSettings::default()
+        },
+    );
+    let stop = StopRequest::new();
+    super::play::guard(&stop, sim.robot(), config)?;
+    let mut panel = Panel::new(Box::new(DemoMirror {
+        screens: args.screens,
+    }));
+    panel.snapshots = super::play::snapshots(&super::ProgramArgs {
+        idle_timeout: Settings::default().idle_timeout,
+        lcd_dir: args.lcd_dir.clone(),
+        seed: None,
+    })?;
+    panel.lights = Some(Box::new(sim.lights()));
+    panel.speaker = Some(Box::new(sim.speaker()));
+    let strategy = match args.human {
+        HumanStrategy::Random => Strategy::Random,
+        HumanStrategy::Perfect => Strategy::Perfect,
+    };
+    // The human's choices get a stream of their own, so changing the human does not change
+    // the robot's.
+    let mut human = ScriptedHuman::new(
+        sim.clone(),
+        strategy,
+        ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed_4a11),
+    );
+    let difficulty = args.difficulty.difficulty();
+    println!(
+        "{} game(s) on the simulated robot: the robot plays {}, the scripted human plays {}.\n\
+         Squares are numbered 1 (top left) to 9 (bottom right).",
+        args.games,
+        difficulty.name,
+        match args.human {
+            HumanStrategy::Random => "random squares",
+            HumanStrategy::Perfect => "perfectly",
+        }
+    );
+    let mut program = Program::new(
+        Gantry::new(sim.robot(), config.clone()),
+        Ok(Box::new(sim.buttons())),
+        Some(Box::new(sim.battery())),
+        panel,
+        score_file.clone(),
+        ChaCha8Rng::seed_from_u64(args.seed),
+        &mut human,
+        stop.clone(),
+        Settings::default(),
+    );
+    let mut number = 0;
+    let mut tally = [0u32; 4];
+    let ending = program.run_games_reporting(
+        &difficulty,
+        args.first.first_move(),
+        args.games,
+        &mut |game| {
+            number += 1;
+            tally[result_index(game.result)] += 1;
+            println!("{}", describe(number, game));
+        },
+    );
+    drop(program);
+    super::robot::save_paper(&sim, &args.paper)?;
+    println!(
+        "Human: {} won, {} drawn, {} lost, {} void. Scores in {}; the last sheet is {}.",
+        tally[0],
+        tally[1],
+        tally[2],
+        tally[3],
+        score_file.path().display(),
+        args.paper.display()
+    );
+    match ending {
+        Ending::Failed(error) => Err(error),
+        other => Ok(super::play::exit_code(&other, &stop)),
+    }
+}
+
+fn result_index(result: GameResult) -> usize {
+    match result {
+        GameResult::HumanWon => 0,
+        GameResult::Draw => 1,
+        GameResult::HumanLost => 2,
+        GameResult::Abandoned => 3,
+    }
+}
+
+/// The game in a few lines: the moves by square number (1 top left to 9 bottom right), the
+/// result, the simulated time, and the final board.
+fn describe(number: u32, game: &GameReport) -> String {
+    let moves: Vec<String> = game
+        .moves
+        .iter()
+        .map(|&(mark, cell)| format!("{mark}{}", cell.index(3) + 1))
+        .collect();
+    let result = match game.result {
+        GameResult::HumanWon => "the human wins",
+        GameResult::Draw => "a draw",
+        GameResult::HumanLost => "the robot wins",
+        GameResult::Abandoned => "void",
+    };
+    let mut out = format!(
+        "Game {number}: {} first as X. Moves {}: {result}, {:.1} s simulated; score {}.",
+        if game.human == Mark::X {
+            "human"
+        } else {
+            "robot"
+        },
+        moves.join(" "),
+        game.took.as_secs_f64(),
+        game.recorded.current_score,
+    );
+    for row in board_rows(&game.board) {
+        out.push_str(&format!("\n    {row}"));
+    }
+    out
+}

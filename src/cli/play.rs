@@ -1,0 +1,125 @@
+//! `ev3-tictactoe play`: the program on the brick, and what `sim` and `demo` share with it.
+
+use super::{PlayArgs, ProgramArgs};
+use crate::app::panel::{Panel, PlainLines, Snapshots};
+use crate::app::safety::{self, EmergencyStop};
+use crate::app::{Ending, NoOne, Program, Settings};
+use crate::config::RobotConfig;
+use crate::hw::ev3dev::{open_robot, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker};
+use crate::hw::{ButtonPad, Robot};
+use crate::motion::{Gantry, StopRequest};
+use crate::scoreboard::store::ScoreFile;
+use anyhow::Context;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// After a signal, the main loop has this long to make the machine safe itself before the
+/// signal thread stops the motors directly.
+const SIGNAL_GRACE: Duration = Duration::from_secs(3);
+
+pub(super) fn run(
+    config: &RobotConfig,
+    args: &PlayArgs,
+    score_file: ScoreFile,
+    log_path: &Path,
+) -> anyhow::Result<ExitCode> {
+    start_log(log_path)?;
+    let mut panel = Panel::new(Box::new(PlainLines(std::io::stdout())));
+    match Ev3Screen::open() {
+        Ok(screen) => panel.screen = Some(Box::new(screen)),
+        Err(error) => panel.note(&format!(
+            "No LCD ({error}): messages go to this terminal only."
+        )),
+    }
+    match Ev3Lights::open() {
+        Ok(lights) => panel.lights = Some(Box::new(lights)),
+        Err(error) => log::warn!("no status lights: {error}"),
+    }
+    panel.speaker = Some(Box::new(Ev3Speaker::default()));
+    panel.snapshots = snapshots(&args.program)?;
+    let robot = open_robot(config).context("opening the robot")?;
+    let stop = StopRequest::new();
+    let emergency_handles = open_robot(config).context("opening the robot")?;
+    guard(&stop, emergency_handles, config)?;
+    let buttons = Ev3Buttons::open()
+        .map(|b| Box::new(b) as Box<dyn ButtonPad>)
+        .map_err(|e| e.to_string());
+    let battery = Ev3Battery::open().ok().map(|b| Box::new(b) as _);
+    let mut no_one = NoOne;
+    let mut program = Program::new(
+        Gantry::new(robot, config.clone()),
+        buttons,
+        battery,
+        panel,
+        score_file,
+        super::rng(args.program.seed),
+        &mut no_one,
+        stop.clone(),
+        settings(&args.program),
+    );
+    let ending = match args.difficulty {
+        Some(level) => program.run_games(&level.difficulty(), args.first.first_move(), 1),
+        None => program.run_menu(),
+    };
+    Ok(exit_code(&ending, &stop))
+}
+
+/// Appends timestamped lines to the log file (UTC, RFC 3339).
+pub(super) fn start_log(path: &Path) -> anyhow::Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open the log file {}", path.display()))?;
+    let config = simplelog::ConfigBuilder::new()
+        .set_time_format_rfc3339()
+        .set_target_level(simplelog::LevelFilter::Off)
+        .set_thread_level(simplelog::LevelFilter::Off)
+        .build();
+    // A second logger in one process (only in tests) keeps the first: nothing to do.
+    let _ = simplelog::WriteLogger::init(simplelog::LevelFilter::Info, config, file);
+    Ok(())
+}
+
+/// Routes signals and panics to the safe stop; `handles` are a second set of the robot's
+/// devices, for stopping the motors when the main loop cannot.
+pub(super) fn guard(
+    stop: &StopRequest,
+    handles: Robot,
+    config: &RobotConfig,
+) -> anyhow::Result<()> {
+    let emergency = Arc::new(EmergencyStop::new(handles, config.pen.homing.duty_percent));
+    safety::install(stop.clone(), emergency, SIGNAL_GRACE).context("installing signal handlers")
+}
+
+pub(super) fn settings(args: &ProgramArgs) -> Settings {
+    Settings {
+        idle_timeout: args.idle_timeout,
+        ..Settings::default()
+    }
+}
+
+pub(super) fn snapshots(args: &ProgramArgs) -> anyhow::Result<Option<Snapshots>> {
+    args.lcd_dir
+        .as_ref()
+        .map(|folder| {
+            Snapshots::into_folder(folder.clone())
+                .with_context(|| format!("cannot make the folder {}", folder.display()))
+        })
+        .transpose()
+}
+
+/// The exit status for how the program ended. Errors were already shown by the program.
+pub(super) fn exit_code(ending: &Ending, stop: &StopRequest) -> ExitCode {
+    match ending {
+        Ending::Done | Ending::Idle => ExitCode::SUCCESS,
+        // As shells report a death by that signal; the stop key counts as Ctrl-C.
+        Ending::Interrupted { .. } => match stop.signal() {
+            Some(signal) if signal < 128 => ExitCode::from(safety::exit_status_for(signal)),
+            _ => ExitCode::from(safety::exit_status_for(2)),
+        },
+        Ending::Failed(_) => ExitCode::FAILURE,
+    }
+}

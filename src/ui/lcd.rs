@@ -1,0 +1,159 @@
+//! Drawing a [`View`] on the brick's 178 x 128 LCD with embedded-graphics: a black title bar,
+//! the paragraphs wrapped by embedded-text, and the board in the right-hand corner.
+
+use super::view::View;
+use crate::game::{Cell, Mark};
+use crate::hw::Frame;
+use embedded_graphics::mono_font::ascii::{FONT_6X10, FONT_6X13_BOLD};
+use embedded_graphics::mono_font::MonoTextStyle;
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::text::{Baseline, Text};
+use embedded_text::style::TextBoxStyleBuilder;
+use embedded_text::TextBox;
+use std::convert::Infallible;
+
+const TITLE_HEIGHT: u32 = 15;
+/// The board's squares on the LCD, in pixels.
+const SQUARE: i32 = 19;
+
+impl OriginDimensions for Frame {
+    fn size(&self) -> Size {
+        Size::new(Frame::WIDTH as u32, Frame::HEIGHT as u32)
+    }
+}
+
+/// `On` is a black pixel, as on the LCD.
+impl DrawTarget for Frame {
+    type Color = BinaryColor;
+    type Error = Infallible;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Infallible>
+    where
+        I: IntoIterator<Item = Pixel<BinaryColor>>,
+    {
+        for Pixel(point, colour) in pixels {
+            self.set(point.x, point.y, colour.is_on());
+        }
+        Ok(())
+    }
+}
+
+/// The frame that shows `view`.
+pub fn render(view: &View) -> Frame {
+    let mut frame = Frame::new();
+    // Drawing into a Frame cannot fail (its error type is Infallible).
+    let _ = draw(view, &mut frame);
+    frame
+}
+
+fn draw(view: &View, frame: &mut Frame) -> Result<(), Infallible> {
+    let width = Frame::WIDTH as u32;
+    Rectangle::new(Point::zero(), Size::new(width, TITLE_HEIGHT))
+        .into_styled(PrimitiveStyle::with_fill(BinaryColor::On))
+        .draw(frame)?;
+    let title: String = view.title.chars().take(29).collect();
+    Text::with_baseline(
+        &title,
+        Point::new(2, 1),
+        MonoTextStyle::new(&FONT_6X13_BOLD, BinaryColor::Off),
+        Baseline::Top,
+    )
+    .draw(frame)?;
+
+    let board_width = if view.board.is_some() {
+        3 * SQUARE as u32 + 6
+    } else {
+        0
+    };
+    let body = Rectangle::new(
+        Point::new(1, TITLE_HEIGHT as i32 + 2),
+        Size::new(
+            width - 2 - board_width,
+            Frame::HEIGHT as u32 - TITLE_HEIGHT - 2,
+        ),
+    );
+    let text = view.paragraphs.join("\n");
+    let style = TextBoxStyleBuilder::new().paragraph_spacing(2).build();
+    TextBox::with_textbox_style(
+        &text,
+        body,
+        MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
+        style,
+    )
+    .draw(frame)?;
+
+    if let Some(board) = &view.board {
+        let origin = Point::new(width as i32 - 3 * SQUARE - 3, TITLE_HEIGHT as i32 + 6);
+        draw_board(board, origin, frame)?;
+    }
+    Ok(())
+}
+
+fn draw_board(
+    board: &crate::game::Board,
+    origin: Point,
+    frame: &mut Frame,
+) -> Result<(), Infallible> {
+    let ink = PrimitiveStyle::with_stroke(BinaryColor::On, 1);
+    let side = 3 * SQUARE;
+    for i in 1..3 {
+        let at = i * SQUARE;
+        Line::new(origin + Point::new(at, 0), origin + Point::new(at, side))
+            .into_styled(ink)
+            .draw(frame)?;
+        Line::new(origin + Point::new(0, at), origin + Point::new(side, at))
+            .into_styled(ink)
+            .draw(frame)?;
+    }
+    let thick = PrimitiveStyle::with_stroke(BinaryColor::On, 2);
+    for index in 0..9 {
+        let cell = Cell::from_index(index, 3);
+        let corner = origin + Point::new(cell.col as i32 * SQUARE, cell.row as i32 * SQUARE);
+        let (near, far) = (
+            corner + Point::new(4, 4),
+            corner + Point::new(SQUARE - 4, SQUARE - 4),
+        );
+        match board.get(cell) {
+            Some(Mark::X) => {
+                Line::new(near, far).into_styled(thick).draw(frame)?;
+                Line::new(Point::new(near.x, far.y), Point::new(far.x, near.y))
+                    .into_styled(thick)
+                    .draw(frame)?;
+            }
+            Some(Mark::O) => {
+                Circle::new(near, (SQUARE - 7) as u32)
+                    .into_styled(thick)
+                    .draw(frame)?;
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+/// The frame as a greyscale PNG, each LCD pixel `scale` pixels wide, for reviewing screens
+/// without a brick.
+pub fn write_png(
+    frame: &Frame,
+    scale: u32,
+    out: impl std::io::Write,
+) -> Result<(), png::EncodingError> {
+    let scale = scale.max(1) as usize;
+    let (width, height) = (Frame::WIDTH * scale, Frame::HEIGHT * scale);
+    let mut encoder = png::Encoder::new(out, width as u32, height as u32);
+    encoder.set_color(png::ColorType::Grayscale);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    let mut pixels = Vec::with_capacity(width * height);
+    for y in 0..height {
+        for x in 0..width {
+            let black = frame.is_black((x / scale) as i32, (y / scale) as i32);
+            // The LCD's grey-green background and dark pixels, roughly.
+            pixels.push(if black { 0x22 } else { 0xc8 });
+        }
+    }
+    writer.write_image_data(&pixels)?;
+    writer.finish()
+}

@@ -1,0 +1,124 @@
+//! The brick's menu as a pure state machine: a state, a key, and what the program should do.
+//!
+//! Five keys drive it (the brick's back button is left to brickrun, which may use it to end the
+//! program). From the main menu, left, centre and right pick easy, medium and hard; down shows
+//! the scores; up exits. After a difficulty, the player chooses who moves first: left "you",
+//! right "the robot", centre a coin toss; up goes back.
+
+use crate::ai::Difficulty;
+use crate::hw::Buttons;
+
+/// One of the five buttons the program listens to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Up,
+    Down,
+    Left,
+    Right,
+    Centre,
+}
+
+impl Key {
+    pub const ALL: [Key; 5] = [Key::Up, Key::Down, Key::Left, Key::Right, Key::Centre];
+
+    /// The key newly pressed between two readings of the buttons, if exactly one was. Two at
+    /// once is ambiguous (a palm on the brick), so it counts as none.
+    pub fn pressed(before: Buttons, now: Buttons) -> Option<Key> {
+        let newly = |was: bool, is: bool| is && !was;
+        let down: Vec<Key> = [
+            (Key::Up, newly(before.up, now.up)),
+            (Key::Down, newly(before.down, now.down)),
+            (Key::Left, newly(before.left, now.left)),
+            (Key::Right, newly(before.right, now.right)),
+            (Key::Centre, newly(before.centre, now.centre)),
+        ]
+        .into_iter()
+        .filter_map(|(key, pressed)| pressed.then_some(key))
+        .collect();
+        match down[..] {
+            [key] => Some(key),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Up => "up",
+            Key::Down => "down",
+            Key::Left => "left",
+            Key::Right => "right",
+            Key::Centre => "centre",
+        }
+    }
+}
+
+/// Who makes the first move (and plays X).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstMove {
+    Human,
+    Robot,
+    /// Decided by a coin toss when the game starts.
+    CoinToss,
+}
+
+/// What the menu shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Menu {
+    /// Pick a difficulty, see the scores, or exit.
+    Main,
+    /// The difficulty is chosen; now who starts.
+    ChooseFirst(Difficulty),
+    /// The scoreboard; any key goes back to the main menu.
+    Scores,
+}
+
+/// What the program should do after a key.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Show the menu's new state.
+    Show,
+    /// The key means nothing here: stay, and show nothing new.
+    Ignore,
+    Play {
+        difficulty: Difficulty,
+        first: FirstMove,
+    },
+    Exit,
+}
+
+impl Menu {
+    /// The state after `key`, and what to do.
+    pub fn press(self, key: Key) -> (Menu, Action) {
+        match (self, key) {
+            (Menu::Main, Key::Left) => (Menu::ChooseFirst(Difficulty::easy()), Action::Show),
+            (Menu::Main, Key::Centre) => (Menu::ChooseFirst(Difficulty::medium()), Action::Show),
+            (Menu::Main, Key::Right) => (Menu::ChooseFirst(Difficulty::hard()), Action::Show),
+            (Menu::Main, Key::Down) => (Menu::Scores, Action::Show),
+            (Menu::Main, Key::Up) => (Menu::Main, Action::Exit),
+            (Menu::ChooseFirst(difficulty), Key::Left) => (
+                Menu::Main,
+                Action::Play {
+                    difficulty,
+                    first: FirstMove::Human,
+                },
+            ),
+            (Menu::ChooseFirst(difficulty), Key::Right) => (
+                Menu::Main,
+                Action::Play {
+                    difficulty,
+                    first: FirstMove::Robot,
+                },
+            ),
+            (Menu::ChooseFirst(difficulty), Key::Centre) => (
+                Menu::Main,
+                Action::Play {
+                    difficulty,
+                    first: FirstMove::CoinToss,
+                },
+            ),
+            (Menu::ChooseFirst(_), Key::Up) => (Menu::Main, Action::Show),
+            (state @ Menu::ChooseFirst(_), Key::Down) => (state, Action::Ignore),
+            (Menu::Scores, _) => (Menu::Main, Action::Show),
+        }
+    }
+}

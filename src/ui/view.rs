@@ -1,0 +1,121 @@
+//! What one screenful says, independent of where it is shown: the brick's LCD draws it
+//! ([`super::lcd`]), the terminal prints it as plain lines, the simulator's terminal shows it in
+//! a box.
+
+use super::menu::Menu;
+use crate::ai::Difficulty;
+use crate::game::Board;
+use crate::scoreboard::Scoreboard;
+
+/// A screenful: a title, a few short paragraphs, and the board if there is a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    pub title: String,
+    pub paragraphs: Vec<String>,
+    pub board: Option<Board>,
+}
+
+impl View {
+    pub fn new(title: impl Into<String>, paragraphs: &[&str]) -> View {
+        View {
+            title: title.into(),
+            paragraphs: paragraphs.iter().map(|p| p.to_string()).collect(),
+            board: None,
+        }
+    }
+
+    pub fn with_board(mut self, board: &Board) -> View {
+        self.board = Some(*board);
+        self
+    }
+
+    /// The view as plain lines for a terminal: the title and paragraphs on one line, then the
+    /// board, if any, as three rows of text.
+    pub fn plain_lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("[{}] {}", self.title, self.paragraphs.join(" "))];
+        if let Some(board) = &self.board {
+            lines.extend(
+                board_rows(board)
+                    .into_iter()
+                    .map(|row| format!("    {row}")),
+            );
+        }
+        lines
+    }
+
+    /// The menu in one of its states. `scores` is shown on the main menu and the scores page.
+    pub fn of_menu(menu: &Menu, scores: &Scoreboard) -> View {
+        match menu {
+            Menu::Main => {
+                let [easy, medium, hard] = Difficulty::levels();
+                View {
+                    title: "Noughts and crosses".into(),
+                    paragraphs: vec![
+                        format!("LEFT   easy   ({} pt)", easy.win_points),
+                        format!("CENTRE medium ({} pt)", medium.win_points),
+                        format!("RIGHT  hard   ({} pt)", hard.win_points),
+                        "DOWN   scores".into(),
+                        "UP     exit".into(),
+                        format!("Your score: {}", scores.current_score),
+                    ],
+                    board: None,
+                }
+            }
+            Menu::ChooseFirst(difficulty) => View {
+                title: format!("Level: {}", difficulty.name),
+                paragraphs: vec![
+                    "Who starts?".into(),
+                    "LEFT   you".into(),
+                    "RIGHT  the robot".into(),
+                    "CENTRE toss a coin".into(),
+                    "UP     back".into(),
+                ],
+                board: None,
+            },
+            Menu::Scores => View {
+                title: "Scores".into(),
+                paragraphs: score_lines(scores),
+                board: None,
+            },
+        }
+    }
+}
+
+/// The scoreboard in lines short enough for the LCD (29 characters).
+pub fn score_lines(scores: &Scoreboard) -> Vec<String> {
+    let mut lines = vec![format!("Your score: {}", scores.current_score)];
+    lines.push("level  high  W  D  L".into());
+    for name in scores.level_names() {
+        let level = scores.level(&name);
+        lines.push(format!(
+            "{:<6} {:>4} {:>2} {:>2} {:>2}",
+            name.chars().take(6).collect::<String>(),
+            level.high_score,
+            level.wins,
+            level.draws,
+            level.losses
+        ));
+    }
+    lines.push("Any button: back".into());
+    lines
+}
+
+/// The board as three rows of text, squares numbered 1 to 9 where they are empty, so a person
+/// at a terminal can tell the simulator which square they mean.
+pub fn board_rows(board: &Board) -> Vec<String> {
+    let size = board.rules().size();
+    (0..size)
+        .map(|row| {
+            (0..size)
+                .map(|col| {
+                    let cell = crate::game::Cell { row, col };
+                    board.get(cell).map_or_else(
+                        || (cell.index(size) + 1).to_string(),
+                        |mark| mark.symbol().to_string(),
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect()
+}
