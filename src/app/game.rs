@@ -10,7 +10,7 @@ use crate::motion::sensing::NewMarks;
 use crate::scoreboard::{GameResult, Recorded};
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::FirstMove;
-use crate::ui::view::{score_lines, View};
+use crate::ui::view::View;
 use anyhow::Context;
 use rand::Rng;
 use std::time::{Duration, SystemTime};
@@ -29,7 +29,7 @@ pub struct GameReport {
     pub recorded: Recorded,
     /// Robot-clock time from the start of homing to the end.
     pub took: Duration,
-    /// The screen that announced the result, with the scores.
+    /// The screen that announced the result.
     pub result_view: View,
 }
 
@@ -118,11 +118,14 @@ impl Program<'_> {
             ),
             _ => "Your score goes back to 0.".into(),
         };
-        let mut paragraphs = vec![summary];
-        paragraphs.extend(score_lines(&scores));
+        let best = scores.level(&difficulty.name).high_score;
         let result_view = View {
             title: title.into(),
-            paragraphs,
+            paragraphs: vec![
+                summary,
+                format!("Your score: {}", recorded.current_score),
+                format!("Best at {}: {best}", difficulty.name),
+            ],
             board: Some(board),
         };
         self.panel.show(result_view.clone());

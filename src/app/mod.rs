@@ -50,6 +50,8 @@ pub struct Settings {
     pub low_battery_v: f32,
     /// How long the battery warning stays up unless a button is pressed.
     pub warning_shown_for: Duration,
+    /// How long a game's result stays up before the scores, unless a button is pressed.
+    pub result_shown_for: Duration,
 }
 
 impl Default for Settings {
@@ -60,6 +62,7 @@ impl Default for Settings {
             // under load the motors lose speed and homing's stall detection gets unreliable.
             low_battery_v: 6.5,
             warning_shown_for: Duration::from_secs(3),
+            result_shown_for: Duration::from_secs(5),
         }
     }
 }
@@ -215,12 +218,8 @@ impl<'p> Program<'p> {
 
     fn menu_loop(&mut self) -> Flow<()> {
         let mut menu = Menu::Main;
-        let mut scores_view: Option<View> = None;
         loop {
-            let view = match scores_view.take() {
-                Some(result) => result,
-                None => View::of_menu(&menu, &self.load_scores()),
-            };
+            let view = View::of_menu(&menu, &self.load_scores());
             self.panel.activity(Activity::Menu);
             self.panel.show(view);
             self.person.at_menu(&menu);
@@ -232,10 +231,11 @@ impl<'p> Program<'p> {
                 Action::Show | Action::Ignore => {}
                 Action::Exit => return Ok(()),
                 Action::Play { difficulty, first } => {
-                    let game = self.play_game(&difficulty, first)?;
-                    // The result stays up with the scores; any key goes back to the menu.
+                    self.play_game(&difficulty, first)?;
+                    // The result stays up for a moment (or until a key), then the scores until
+                    // a key goes back to the menu.
+                    self.pause(self.settings.result_shown_for)?;
                     menu = Menu::Scores;
-                    scores_view = Some(game.result_view);
                 }
             }
         }

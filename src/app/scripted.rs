@@ -35,6 +35,8 @@ pub enum Turn {
 
 /// How long a finger stays on the touch sensor or a button.
 const PRESS: Duration = Duration::from_millis(200);
+/// How long the person looks at a menu before pressing.
+const READ_THE_SCREEN: Duration = Duration::from_millis(500);
 
 /// A person who plays by `strategy`, drawing X as a cross and O as a ring.
 pub struct ScriptedHuman {
@@ -98,7 +100,10 @@ impl Person for ScriptedHuman {
             centre: key == Key::Centre,
             back: false,
         };
-        self.sim.world().press_buttons(buttons, PRESS);
+        // A person reads the screen first, and has let go of the last button by then.
+        self.sim
+            .world()
+            .press_buttons_after(READ_THE_SCREEN, buttons, PRESS);
     }
 
     fn your_move(&mut self, board: &Board, mark: Mark) {

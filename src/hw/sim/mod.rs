@@ -130,6 +130,7 @@ pub struct World {
     touch_reads: u64,
     touch_pressed_until_ms: u64,
     buttons: Buttons,
+    buttons_from_ms: u64,
     buttons_until_ms: u64,
     screen: Option<Frame>,
     lights: (LightColour, LightColour),
@@ -225,8 +226,14 @@ impl World {
 
     /// The human presses brick buttons and lets go after `hold`.
     pub fn press_buttons(&mut self, buttons: Buttons, hold: Duration) {
+        self.press_buttons_after(Duration::ZERO, buttons, hold);
+    }
+
+    /// The human presses brick buttons `after` from now, and lets go `hold` later.
+    pub fn press_buttons_after(&mut self, after: Duration, buttons: Buttons, hold: Duration) {
         self.buttons = buttons;
-        self.buttons_until_ms = self.time_ms + hold.as_millis() as u64;
+        self.buttons_from_ms = self.time_ms + after.as_millis() as u64;
+        self.buttons_until_ms = self.buttons_from_ms + hold.as_millis() as u64;
     }
 
     /// The last frame the firmware showed on the LCD.
@@ -362,6 +369,7 @@ impl SimRobot {
             touch_reads: 0,
             touch_pressed_until_ms: 0,
             buttons: Buttons::default(),
+            buttons_from_ms: 0,
             buttons_until_ms: 0,
             screen: None,
             lights: (LightColour::Off, LightColour::Off),
@@ -575,11 +583,13 @@ impl TouchSensor for SimDevice {
 impl ButtonPad for SimDevice {
     fn pressed(&mut self) -> Result<Buttons, HwError> {
         let world = self.world();
-        Ok(if world.time_ms < world.buttons_until_ms {
-            world.buttons
-        } else {
-            Buttons::default()
-        })
+        Ok(
+            if (world.buttons_from_ms..world.buttons_until_ms).contains(&world.time_ms) {
+                world.buttons
+            } else {
+                Buttons::default()
+            },
+        )
     }
 }
 

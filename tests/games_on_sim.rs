@@ -1,0 +1,521 @@
+//! Whole games on the simulated robot through the same `Program` that `play` runs on the brick:
+//! the robot homes, draws, reads the scripted human's marks off the virtual paper and draws its
+//! own; the scoreboard is a real file.
+
+use ev3_tictactoe::ai::Difficulty;
+use ev3_tictactoe::app::game::GameReport;
+use ev3_tictactoe::app::panel::{Mirror, Panel, Snapshots};
+use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
+use ev3_tictactoe::app::{Ending, Program, Settings};
+use ev3_tictactoe::config::RobotConfig;
+use ev3_tictactoe::game::{Cell, Mark, Status};
+use ev3_tictactoe::hw::sim::{Author, Joint, SimRobot, SimSettings};
+use ev3_tictactoe::hw::ButtonPad;
+use ev3_tictactoe::motion::{Gantry, StopRequest};
+use ev3_tictactoe::scoreboard::store::ScoreFile;
+use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
+use ev3_tictactoe::ui::menu::{FirstMove, Key, Menu};
+use ev3_tictactoe::ui::view::View;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, UNIX_EPOCH};
+
+/// Keeps every screen shown.
+#[derive(Clone, Default)]
+struct Screens(Arc<Mutex<Vec<View>>>);
+
+impl Screens {
+    fn all(&self) -> Vec<View> {
+        self.0.lock().unwrap().clone()
+    }
+
+    fn titled(&self, title: &str) -> Vec<View> {
+        self.all()
+            .into_iter()
+            .filter(|v| v.title == title)
+            .collect()
+    }
+
+    fn last(&self) -> View {
+        self.all().last().cloned().expect("something was shown")
+    }
+}
+
+impl Mirror for Screens {
+    fn show(&mut self, view: &View) {
+        self.0.lock().unwrap().push(view.clone());
+    }
+
+    fn note(&mut self, _line: &str) {}
+}
+
+/// A simulated robot, a scoreboard file in a folder of its own, and a scripted human.
+struct Rig {
+    sim: SimRobot,
+    screens: Screens,
+    scores: ScoreFile,
+    folder: tempfile::TempDir,
+    human: ScriptedHuman,
+    settings: Settings,
+    buttons: Option<String>,
+}
+
+impl Rig {
+    fn new(strategy: Strategy, seed: u64) -> Rig {
+        Rig::with(SimSettings::default(), strategy, seed)
+    }
+
+    fn with(settings: SimSettings, strategy: Strategy, seed: u64) -> Rig {
+        let sim = SimRobot::new(&RobotConfig::default(), &settings);
+        let folder = tempfile::tempdir().unwrap();
+        let scores = ScoreFile::new(folder.path().join("scoreboard.json"));
+        let human = ScriptedHuman::new(sim.clone(), strategy, ChaCha8Rng::seed_from_u64(seed));
+        Rig {
+            sim,
+            screens: Screens::default(),
+            scores,
+            folder,
+            human,
+            settings: Settings::default(),
+            buttons: None,
+        }
+    }
+
+    /// The program as `play` builds it, on the simulator.
+    fn program(&mut self, seed: u64) -> Program<'_> {
+        let mut panel = Panel::new(Box::new(self.screens.clone()));
+        panel.screen = Some(Box::new(self.sim.screen()));
+        panel.lights = Some(Box::new(self.sim.lights()));
+        panel.speaker = Some(Box::new(self.sim.speaker()));
+        let buttons: Result<Box<dyn ButtonPad>, String> = match &self.buttons {
+            None => Ok(Box::new(self.sim.buttons())),
+            Some(why) => Err(why.clone()),
+        };
+        Program::new(
+            Gantry::new(self.sim.robot(), self.sim.config().clone()),
+            buttons,
+            Some(Box::new(self.sim.battery())),
+            panel,
+            self.scores.clone(),
+            ChaCha8Rng::seed_from_u64(seed),
+            &mut self.human,
+            StopRequest::new(),
+            self.settings.clone(),
+        )
+    }
+
+    /// Plays `games` games without the menu and returns them with how the run ended.
+    fn play(
+        &mut self,
+        difficulty: &Difficulty,
+        first: FirstMove,
+        games: u32,
+        seed: u64,
+    ) -> (Vec<GameReport>, Ending) {
+        let mut reports = Vec::new();
+        let ending =
+            self.program(seed)
+                .run_games_reporting(difficulty, first, games, &mut |game| {
+                    reports.push(game.clone())
+                });
+        (reports, ending)
+    }
+
+    fn scoreboard(&self) -> Scoreboard {
+        self.scores.load().unwrap().0
+    }
+
+    /// The machine is safe: nothing powered, the pen off the paper.
+    fn assert_safe(&self) {
+        let world = self.sim.world();
+        assert_eq!(world.driven_motors(), vec![], "motors still powered");
+        assert!(!world.pen_is_down(), "the pen is left on the paper");
+    }
+
+    /// Low tones: the invalid-move and error sounds.
+    fn low_tones_played(&self) -> usize {
+        let world = self.sim.world();
+        world
+            .tones()
+            .iter()
+            .filter(|(_, t)| t.frequency_hz < 300)
+            .count()
+    }
+}
+
+fn assert_done(ending: &Ending) {
+    assert!(matches!(ending, Ending::Done), "the run ended {ending:?}");
+}
+
+/// The result the rules give for a finished game's board.
+fn result_by_the_rules(game: &GameReport) -> GameResult {
+    match game.board.status() {
+        Status::Won { winner, .. } if winner == game.human => GameResult::HumanWon,
+        Status::Won { .. } => GameResult::HumanLost,
+        Status::Draw => GameResult::Draw,
+        Status::ToMove(_) => GameResult::Abandoned,
+    }
+}
+
+#[test]
+fn every_level_plays_whole_games_with_either_side_first() {
+    for (i, level) in Difficulty::levels().into_iter().enumerate() {
+        for first in [FirstMove::Human, FirstMove::Robot] {
+            let mut rig = Rig::new(Strategy::Random, i as u64);
+            let (games, ending) = rig.play(&level, first, 1, 10 + i as u64);
+            assert_done(&ending);
+            let game = &games[0];
+            let what = format!("{} level, {first:?} first", level.name);
+            let human = if first == FirstMove::Human {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            assert_eq!(game.human, human, "{what}");
+            assert_eq!(game.moves[0].0, Mark::X, "{what}: X moves first");
+            for pair in game.moves.windows(2) {
+                assert_ne!(pair[0].0, pair[1].0, "{what}: turns alternate");
+            }
+            assert_eq!(game.result, result_by_the_rules(game), "{what}");
+            assert_ne!(game.result, GameResult::Abandoned, "{what}");
+            // Every move of the robot's is on the paper: the grid, its marks and a win line.
+            let robot_moves = game.moves.iter().filter(|(m, _)| *m != human).count();
+            let robot_strokes = rig
+                .sim
+                .world()
+                .paper()
+                .strokes()
+                .filter(|s| s.author == Author::Robot)
+                .count();
+            assert!(
+                robot_strokes >= 4 + robot_moves,
+                "{what}: {robot_strokes} strokes for {robot_moves} moves"
+            );
+            let record = rig.scoreboard().level(&level.name);
+            assert_eq!(
+                (record.wins, record.draws, record.losses, record.abandoned),
+                match game.result {
+                    GameResult::HumanWon => (1, 0, 0, 0),
+                    GameResult::Draw => (0, 1, 0, 0),
+                    _ => (0, 0, 1, 0),
+                },
+                "{what}"
+            );
+            rig.assert_safe();
+        }
+    }
+}
+
+#[test]
+fn hard_never_loses_to_the_perfect_human() {
+    for first in [FirstMove::Human, FirstMove::Robot] {
+        let mut rig = Rig::new(Strategy::Perfect, 3);
+        let (games, ending) = rig.play(&Difficulty::hard(), first, 3, 4);
+        assert_done(&ending);
+        for game in &games {
+            assert_eq!(
+                game.result,
+                GameResult::Draw,
+                "{first:?} first: {:?}",
+                game.moves
+            );
+        }
+    }
+}
+
+#[test]
+fn hard_beats_the_random_human_most_of_the_time_and_never_loses() {
+    let mut rig = Rig::new(Strategy::Random, 5);
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::CoinToss, 12, 6);
+    assert_done(&ending);
+    let count = |r| games.iter().filter(|g| g.result == r).count();
+    assert_eq!(count(GameResult::HumanWon), 0);
+    assert!(
+        count(GameResult::HumanLost) >= 8,
+        "the robot won only {} of 12",
+        count(GameResult::HumanLost)
+    );
+    let record = rig.scoreboard().level("hard");
+    assert_eq!(record.losses as usize, count(GameResult::HumanLost));
+    assert_eq!(record.draws as usize, count(GameResult::Draw));
+}
+
+#[test]
+fn the_scoreboard_file_holds_what_the_scoring_rules_say() {
+    let mut rig = Rig::new(Strategy::Random, 7);
+    let easy = Difficulty::easy();
+    let (games, ending) = rig.play(&easy, FirstMove::Human, 6, 8);
+    assert_done(&ending);
+    let mut expected = Scoreboard::new();
+    for game in &games {
+        expected.record(&easy, game.result, UNIX_EPOCH);
+    }
+    let mut stored = rig.scoreboard();
+    // The time of the last game is the only thing the rules do not decide.
+    for record in stored
+        .levels
+        .values_mut()
+        .chain(expected.levels.values_mut())
+    {
+        record.last_played = None;
+    }
+    assert_eq!(stored, expected);
+    assert!(
+        games.iter().any(|g| g.result == GameResult::HumanWon),
+        "the random human should win some easy games in six; pick another seed"
+    );
+}
+
+#[test]
+fn a_press_without_a_new_mark_is_answered_and_the_game_goes_on() {
+    let mut rig = Rig::new(Strategy::Random, 9);
+    rig.human.turns.push_back(Turn::PressOnly);
+    let (games, ending) = rig.play(&Difficulty::medium(), FirstMove::Human, 1, 9);
+    assert_done(&ending);
+    assert_ne!(games[0].result, GameResult::Abandoned);
+    let asked = rig.screens.titled("No new mark");
+    assert_eq!(asked.len(), 1);
+    assert_eq!(
+        asked[0].paragraphs,
+        vec!["I see no new mark: fill your square darker and press again."]
+    );
+    assert!(rig.low_tones_played() >= 1, "the invalid-move sound");
+}
+
+#[test]
+fn two_new_marks_at_once_void_the_game_and_count_it_abandoned() {
+    let mut rig = Rig::new(Strategy::Random, 10);
+    let (a, b) = (Cell { row: 0, col: 0 }, Cell { row: 1, col: 2 });
+    rig.human.turns.push_back(Turn::Mark(vec![a, b]));
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::Human, 1, 10);
+    assert_done(&ending);
+    assert_eq!(games[0].result, GameResult::Abandoned);
+    assert!(games[0].moves.is_empty());
+    let said = rig.screens.titled("Game void");
+    assert_eq!(
+        said[0].paragraphs[0],
+        "I saw new marks at row 1, column 1 and row 2, column 3: one at a time, please."
+    );
+    assert_eq!(rig.scoreboard().level("hard").abandoned, 1);
+    rig.assert_safe();
+}
+
+/// A person who plays, and after `moves` moves wedges something into the columns axis.
+struct Saboteur {
+    inner: ScriptedHuman,
+    sim: SimRobot,
+    moves: usize,
+}
+
+impl ev3_tictactoe::app::Person for Saboteur {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
+        self.inner.your_move(board, mark);
+        self.moves += 1;
+        if self.moves == 2 {
+            self.sim.world().jam(Joint::Columns);
+        }
+    }
+}
+
+#[test]
+fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
+    let mut rig = Rig::new(Strategy::Random, 11);
+    rig.play(&Difficulty::easy(), FirstMove::Human, 1, 11);
+    let before = std::fs::read(rig.scores.path()).unwrap();
+    let sim = rig.sim.clone();
+    let human = ScriptedHuman::new(sim.clone(), Strategy::Random, ChaCha8Rng::seed_from_u64(1));
+    let mut saboteur = Saboteur {
+        inner: human,
+        sim: sim.clone(),
+        moves: 0,
+    };
+    let screens = Screens::default();
+    let mut program = Program::new(
+        Gantry::new(sim.robot(), sim.config().clone()),
+        Ok(Box::new(sim.buttons())),
+        None,
+        Panel::new(Box::new(screens.clone())),
+        rig.scores.clone(),
+        ChaCha8Rng::seed_from_u64(2),
+        &mut saboteur,
+        StopRequest::new(),
+        Settings::default(),
+    );
+    let ending = program.run_games(&Difficulty::easy(), FirstMove::Human, 1);
+    drop(program);
+    let Ending::Failed(error) = ending else {
+        panic!("a jam ended the run {ending:?}")
+    };
+    let message = format!("{error:#}");
+    assert!(message.contains("columns axis"), "{message}");
+    rig.assert_safe();
+    assert_eq!(
+        std::fs::read(rig.scores.path()).unwrap(),
+        before,
+        "scores changed"
+    );
+    let shown = screens.last();
+    assert_eq!(shown.title, "Error");
+    assert!(shown.paragraphs[0].contains("columns axis"), "{shown:?}");
+    assert!(shown.paragraphs[1].contains("Motors are off and the pen is up"));
+}
+
+#[test]
+fn a_sensor_that_fails_mid_game_ends_it_safely_with_its_name() {
+    let settings = SimSettings {
+        faults: ev3_tictactoe::hw::sim::Faults {
+            light: ev3_tictactoe::hw::sim::SensorFault::FailsAfter { reads: 400 },
+            ..Default::default()
+        },
+        ..SimSettings::default()
+    };
+    let mut rig = Rig::with(settings, Strategy::Random, 12);
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 12);
+    assert!(games.is_empty());
+    let Ending::Failed(error) = ending else {
+        panic!("a failing sensor ended the run {ending:?}")
+    };
+    assert!(
+        format!("{error:#}").contains("colour sensor on in1"),
+        "{error:#}"
+    );
+    rig.assert_safe();
+    assert!(!rig.scores.path().exists(), "nothing recorded");
+}
+
+#[test]
+fn the_menu_shows_the_scores_plays_a_chosen_game_and_exits() {
+    let mut rig = Rig::new(Strategy::Random, 13);
+    let snapshots = rig.folder.path().join("lcd");
+    rig.human.keys = [
+        Key::Down,
+        Key::Left,
+        Key::Right,
+        Key::Right,
+        Key::Centre,
+        Key::Up,
+    ]
+    .into_iter()
+    .collect();
+    let ending = {
+        let mut program = rig.program(13);
+        program.panel.snapshots = Some(Snapshots::into_folder(snapshots.clone()).unwrap());
+        program.run_menu()
+    };
+    assert_done(&ending);
+    assert_eq!(
+        rig.human.menus_seen,
+        vec![
+            Menu::Main,
+            Menu::Scores,
+            Menu::Main,
+            Menu::ChooseFirst(Difficulty::hard()),
+            Menu::Scores,
+            Menu::Main,
+        ]
+    );
+    let hard = rig.scoreboard().level("hard");
+    assert_eq!(hard.wins + hard.draws + hard.losses, 1, "one hard game");
+    // The robot moved first: the second screen after homing names its move.
+    let mine = rig.screens.titled("My move");
+    assert!(!mine.is_empty());
+    assert_eq!(rig.screens.last().title, "Goodbye");
+    rig.assert_safe();
+    // Every screen was saved as a picture of the LCD, and the sim's LCD shows the last one.
+    let pictures = std::fs::read_dir(&snapshots).unwrap().count();
+    assert_eq!(pictures, rig.screens.all().len());
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(snapshots.join("lcd-0001.png")).unwrap(),
+    ));
+    let info = decoder.read_info().unwrap().info().clone();
+    assert_eq!((info.width, info.height), (356, 256));
+    let world = rig.sim.world();
+    let lcd = world.screen().expect("the LCD was drawn");
+    assert!(lcd.is_black(0, 0) && lcd.is_black(177, 14), "the title bar");
+}
+
+#[test]
+fn with_nothing_pressed_the_robot_parks_and_the_program_ends() {
+    let mut rig = Rig::new(Strategy::Random, 14);
+    rig.settings.idle_timeout = Duration::from_secs(30);
+    let ending = rig.program(14).run_menu();
+    assert!(matches!(ending, Ending::Idle), "{ending:?}");
+    assert_eq!(rig.screens.last().title, "Parked");
+    let waited = rig.sim.world().now();
+    assert!(waited >= Duration::from_secs(30) && waited < Duration::from_secs(31));
+    rig.assert_safe();
+}
+
+/// A human who never moves.
+struct Absent;
+
+impl ev3_tictactoe::app::Person for Absent {}
+
+#[test]
+fn a_human_who_walks_away_mid_game_abandons_it_and_the_robot_parks() {
+    let rig = Rig::new(Strategy::Random, 15);
+    let sim = rig.sim.clone();
+    let mut absent = Absent;
+    let settings = Settings {
+        idle_timeout: Duration::from_secs(60),
+        ..Settings::default()
+    };
+    let ending = Program::new(
+        Gantry::new(sim.robot(), sim.config().clone()),
+        Ok(Box::new(sim.buttons())),
+        None,
+        Panel::new(Box::new(rig.screens.clone())),
+        rig.scores.clone(),
+        ChaCha8Rng::seed_from_u64(3),
+        &mut absent,
+        StopRequest::new(),
+        settings,
+    )
+    .run_games(&Difficulty::medium(), FirstMove::Human, 1);
+    assert!(matches!(ending, Ending::Idle), "{ending:?}");
+    assert_eq!(rig.scoreboard().level("medium").abandoned, 1);
+    let world = rig.sim.world();
+    assert_eq!(world.driven_motors(), vec![]);
+    assert!(!world.pen_is_down());
+    let at = world.pen_point();
+    assert!(
+        at.columns.abs() < 5.0 && at.rows.abs() < 5.0,
+        "parked at {at:?}"
+    );
+    drop(world);
+}
+
+#[test]
+fn a_low_battery_is_warned_about_at_start() {
+    let settings = SimSettings {
+        battery_v: 6.1,
+        ..SimSettings::default()
+    };
+    let mut rig = Rig::with(settings, Strategy::Random, 16);
+    let (_, ending) = rig.play(&Difficulty::easy(), FirstMove::Robot, 1, 16);
+    assert_done(&ending);
+    let warning = &rig.screens.all()[0];
+    assert_eq!(warning.title, "Battery low");
+    assert!(warning.paragraphs[0].starts_with("6.1 V"), "{warning:?}");
+}
+
+#[test]
+fn without_buttons_the_menu_says_so_and_direct_play_still_works() {
+    let mut rig = Rig::new(Strategy::Random, 17);
+    rig.buttons = Some("no /dev/input/by-path/platform-gpio_keys-event".into());
+    let Ending::Failed(error) = rig.program(17).run_menu() else {
+        panic!("the menu ran without buttons")
+    };
+    let message = format!("{error:#}");
+    assert!(message.contains("buttons cannot be read"), "{message}");
+    assert!(message.contains("play --difficulty"), "{message}");
+    assert_eq!(rig.screens.last().title, "Error");
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 17);
+    assert_done(&ending);
+    assert_eq!(games.len(), 1);
+}

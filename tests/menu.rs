@@ -1,0 +1,119 @@
+//! The menu, as a person at the brick meets it: every button in every state.
+
+use ev3_tictactoe::ai::Difficulty;
+use ev3_tictactoe::hw::Buttons;
+use ev3_tictactoe::ui::menu::{Action, FirstMove, Key, Menu};
+
+fn play(difficulty: Difficulty, first: FirstMove) -> Action {
+    Action::Play { difficulty, first }
+}
+
+#[test]
+fn the_main_menu_picks_a_level_shows_scores_or_exits() {
+    let cases = [
+        (
+            Key::Left,
+            Menu::ChooseFirst(Difficulty::easy()),
+            Action::Show,
+        ),
+        (
+            Key::Centre,
+            Menu::ChooseFirst(Difficulty::medium()),
+            Action::Show,
+        ),
+        (
+            Key::Right,
+            Menu::ChooseFirst(Difficulty::hard()),
+            Action::Show,
+        ),
+        (Key::Down, Menu::Scores, Action::Show),
+        (Key::Up, Menu::Main, Action::Exit),
+    ];
+    for (key, state, action) in cases {
+        assert_eq!(Menu::Main.press(key), (state, action), "main menu, {key:?}");
+    }
+}
+
+#[test]
+fn after_the_level_the_player_chooses_who_starts_or_goes_back() {
+    for level in Difficulty::levels() {
+        let at = || Menu::ChooseFirst(level.clone());
+        let cases = [
+            (Key::Left, Menu::Main, play(level.clone(), FirstMove::Human)),
+            (
+                Key::Right,
+                Menu::Main,
+                play(level.clone(), FirstMove::Robot),
+            ),
+            (
+                Key::Centre,
+                Menu::Main,
+                play(level.clone(), FirstMove::CoinToss),
+            ),
+            (Key::Up, Menu::Main, Action::Show),
+            (Key::Down, at(), Action::Ignore),
+        ];
+        for (key, state, action) in cases {
+            assert_eq!(
+                at().press(key),
+                (state, action),
+                "{} level, {key:?}",
+                level.name
+            );
+        }
+    }
+}
+
+#[test]
+fn any_button_leaves_the_scores_for_the_main_menu() {
+    for key in Key::ALL {
+        assert_eq!(
+            Menu::Scores.press(key),
+            (Menu::Main, Action::Show),
+            "{key:?}"
+        );
+    }
+}
+
+#[test]
+fn a_key_counts_once_when_it_goes_down_and_never_while_held() {
+    let none = Buttons::default();
+    let left = Buttons { left: true, ..none };
+    assert_eq!(Key::pressed(none, left), Some(Key::Left));
+    assert_eq!(Key::pressed(left, left), None, "held");
+    assert_eq!(Key::pressed(left, none), None, "released");
+    let each = [
+        (Key::Up, Buttons { up: true, ..none }),
+        (Key::Down, Buttons { down: true, ..none }),
+        (
+            Key::Right,
+            Buttons {
+                right: true,
+                ..none
+            },
+        ),
+        (
+            Key::Centre,
+            Buttons {
+                centre: true,
+                ..none
+            },
+        ),
+    ];
+    for (key, buttons) in each {
+        assert_eq!(Key::pressed(none, buttons), Some(key));
+    }
+}
+
+#[test]
+fn two_keys_at_once_and_the_back_button_are_not_controls() {
+    let none = Buttons::default();
+    let palm = Buttons {
+        left: true,
+        right: true,
+        ..none
+    };
+    assert_eq!(Key::pressed(none, palm), None);
+    let back = Buttons { back: true, ..none };
+    assert_eq!(Key::pressed(none, back), None);
+}
