@@ -627,3 +627,61 @@ fn the_mount_point_is_the_driver_path_the_tests_were_built_with() {
         mount_point().as_path()
     );
 }
+
+/// The last value written to each motor's attribute `name`, by motor folder.
+fn last_written(mounted: &Mounted, motor: &str, attribute: &str) -> Option<String> {
+    writes_under(mounted, &format!("tacho-motor/{motor}"))
+        .into_iter()
+        .rev()
+        .find(|(path, _)| path == attribute)
+        .map(|(_, value)| value)
+}
+
+#[test]
+fn sigterm_mid_move_leaves_every_motor_stopped() {
+    let mounted = mount(Tree::default_robot());
+    let folder = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ev3-tictactoe"))
+        .current_dir(folder.path())
+        .args(["play", "--difficulty", "easy", "--first", "robot"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Homing starts with the pen (motor1, outB) driven up at its homing duty.
+    let began = std::time::Instant::now();
+    while last_written(&mounted, "motor1", "command").as_deref() != Some("run-direct") {
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "homing never started"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(mounted.tree().value("tacho-motor/motor1/state"), "running");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut out = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
+    assert_eq!(status.code(), Some(143), "exit status; output: {out}");
+    assert!(out.contains("Stopped by SIGTERM"), "{out}");
+    for motor in ["motor0", "motor1", "motor2"] {
+        let tree = mounted.tree();
+        let state = tree.value(&format!("tacho-motor/{motor}/state"));
+        drop(tree);
+        assert_eq!(state, "", "{motor} is left powered");
+        assert_eq!(
+            last_written(&mounted, motor, "command").as_deref(),
+            Some("stop"),
+            "{motor}"
+        );
+        assert_eq!(
+            last_written(&mounted, motor, "stop_action").as_deref(),
+            Some("coast"),
+            "{motor}"
+        );
+    }
+}

@@ -1,0 +1,116 @@
+//! `ev3-tictactoe sim` end to end, typed into a real terminal: tmux runs it, `send-keys` presses
+//! the keys a person would, and `capture-pane` reads what the terminal shows.
+//!
+//! Needs tmux (CI installs it).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of this test's own, killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(command: &str, folder: &Path) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("ev3-tictactoe-test-{}", std::process::id()),
+        };
+        let status = Command::new("tmux")
+            .args([
+                "-L",
+                &tmux.socket,
+                "new-session",
+                "-d",
+                "-x",
+                "100",
+                "-y",
+                "32",
+            ])
+            .arg("-c")
+            .arg(folder)
+            .arg(command)
+            .status()
+            .expect("tmux is needed for this test: apt-get install tmux");
+        assert!(status.success());
+        tmux
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket, "send-keys", key])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the terminal shows `text`, and returns what it showed.
+    fn wait_for(&self, text: &str) -> String {
+        let began = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                began.elapsed() < Duration::from_secs(30),
+                "waited 30 s for {text:?}; the terminal shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+#[test]
+fn a_person_at_the_terminal_plays_the_simulated_robot_with_keys() {
+    let folder = tempfile::tempdir().unwrap();
+    let command = format!(
+        "'{}' --scores scores.json sim --speed 100 --idle-timeout 1h --paper sheet.svg; echo EXIT=$?; sleep 60",
+        env!("CARGO_BIN_EXE_ev3-tictactoe")
+    );
+    let tmux = Tmux::start(&command, folder.path());
+    tmux.wait_for("Noughts and crosses");
+    tmux.keys(&["Right"]);
+    tmux.wait_for("Level: hard");
+    tmux.keys(&["Left"]);
+    let before = tmux.wait_for("Your move (X)");
+    assert!(before.contains("4 | 5 | 6"), "{before}");
+    // The grid is on the simulated paper, as the sensor sees it.
+    assert!(before.contains("#####"), "{before}");
+    tmux.keys(&["5", "t"]);
+    let after = tmux.wait_for("4 | X | 6");
+    // The robot answers, then waits for the human again.
+    let answered = tmux.wait_for("Your move (X)");
+    assert!(answered.matches('O').count() >= 1, "{after}\n{answered}");
+    tmux.keys(&["t"]);
+    tmux.wait_for("[ No new mark ]");
+    tmux.keys(&["q"]);
+    let ended = tmux.wait_for("EXIT=");
+    assert!(ended.contains("Stopped by the stop key"), "{ended}");
+    assert!(ended.contains("EXIT=130"), "{ended}");
+    let sheet = std::fs::read_to_string(folder.path().join("sheet.svg")).unwrap();
+    assert!(
+        sheet.matches("<polyline").count() >= 6,
+        "grid and both marks"
+    );
+}
