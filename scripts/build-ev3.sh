@@ -61,6 +61,6 @@ if $test; then
   /usr/bin/cargo test --release -Zbuild-std --target "$TARGET" \
     --lib --test hard_keeps_the_value --test hard_never_loses --test difficulty_levels \
     --test engine_search --test win_detection --test positions_file --test scoreboard_file \
-    --test gantry_on_sim \
+    --test gantry_on_sim --test games_on_sim --test menu \
     -- --skip the_scores_commands
 fi
