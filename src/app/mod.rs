@@ -296,10 +296,14 @@ impl<'p> Program<'p> {
             Ending::Failed(error) => {
                 self.panel.activity(Activity::Error);
                 self.panel.cue(Cue::Error);
+                let mut message = format!("{error:#}");
+                if !message.ends_with(['.', '?', '!']) {
+                    message.push('.');
+                }
                 self.panel.show(View::new(
                     "Error",
                     &[
-                        &format!("{error:#}."),
+                        &message,
                         "Motors are off and the pen is up. Fix this, then start again.",
                     ],
                 ));
@@ -311,7 +315,7 @@ impl<'p> Program<'p> {
 
     /// Fails if a stop was requested or nobody has touched anything for the idle timeout.
     fn check_attention(&mut self) -> Flow<()> {
-        if let Some(_signal) = self.stop.signal() {
+        if self.stop.signal().is_some() {
             return Err(Stop::Interrupted {
                 cause: self.stop.cause(),
             });

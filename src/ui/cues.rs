@@ -5,7 +5,7 @@ use crate::hw::{LightColour, Tone};
 /// What the robot is doing, shown by the two status lights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Activity {
-    /// The menu is waiting for a button: both green, as ev3dev shows an idle brick.
+    /// The menu is waiting for a button: the left light green.
     Menu,
     /// Waiting for the human's move: both green.
     YourMove,
