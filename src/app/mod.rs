@@ -11,6 +11,7 @@ pub mod scripted;
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Mark, Rules};
 use crate::hw::{Battery, ButtonPad, Buttons};
+use crate::motion::calibrate::touch_released;
 use crate::motion::{Axis, Gantry, MotionError, StopRequest};
 use crate::scoreboard::store::ScoreFile;
 use crate::ui::cues::{Activity, Cue};
@@ -380,19 +381,13 @@ impl<'p> Program<'p> {
         loop {
             self.check_attention()?;
             self.read_key()?;
-            let now_pressed = self
-                .gantry
-                .robot_mut()
-                .touch
-                .is_pressed()
-                .map_err(MotionError::from)?;
-            if now_pressed {
+            let released = touch_released(&mut self.gantry, &mut pressed)?;
+            if pressed || released {
                 self.last_touched = self.gantry.clock().now();
             }
-            if pressed && !now_pressed {
+            if released {
                 return Ok(());
             }
-            pressed = now_pressed;
             self.gantry.clock().sleep(POLL);
         }
     }

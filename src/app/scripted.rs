@@ -6,7 +6,6 @@ use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Cell, Mark, Rules};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::SimRobot;
-use crate::hw::Buttons;
 use crate::ui::menu::{Key, Menu};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -92,25 +91,14 @@ impl Person for ScriptedHuman {
         let Some(key) = self.keys.pop_front() else {
             return;
         };
-        let buttons = Buttons {
-            up: key == Key::Up,
-            down: key == Key::Down,
-            left: key == Key::Left,
-            right: key == Key::Right,
-            centre: key == Key::Centre,
-            back: false,
-        };
         // A person reads the screen first, and has let go of the last button by then.
         self.sim
             .world()
-            .press_buttons_after(READ_THE_SCREEN, buttons, PRESS);
+            .press_buttons_after(READ_THE_SCREEN, key.alone(), PRESS);
     }
 
     fn your_move(&mut self, board: &Board, mark: Mark) {
-        let hand = match mark {
-            Mark::X => HandMark::Cross,
-            Mark::O => HandMark::Ring,
-        };
+        let hand = HandMark::for_mark(mark);
         let squares = match self.turns.pop_front().unwrap_or(Turn::Play) {
             Turn::Play => vec![self.pick(board)],
             Turn::PressOnly => vec![],

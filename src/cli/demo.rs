@@ -56,11 +56,7 @@ pub(super) fn run(
     let mut panel = Panel::new(Box::new(DemoMirror {
         screens: args.screens,
     }));
-    panel.snapshots = super::play::snapshots(&super::ProgramArgs {
-        idle_timeout: Settings::default().idle_timeout,
-        lcd_dir: args.lcd_dir.clone(),
-        seed: None,
-    })?;
+    panel.snapshots = super::play::snapshots(args.lcd_dir.as_deref())?;
     panel.lights = Some(Box::new(sim.lights()));
     panel.speaker = Some(Box::new(sim.speaker()));
     let strategy = match args.human {

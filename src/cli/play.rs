@@ -38,7 +38,7 @@ pub(super) fn run(
         Err(error) => log::warn!("no status lights: {error}"),
     }
     panel.speaker = Some(Box::new(Ev3Speaker::default()));
-    panel.snapshots = snapshots(&args.program)?;
+    panel.snapshots = snapshots(args.program.lcd_dir.as_deref())?;
     let robot = open_robot(config).context("opening the robot")?;
     let stop = StopRequest::new();
     let emergency_handles = open_robot(config).context("opening the robot")?;
@@ -101,11 +101,10 @@ pub(super) fn settings(args: &ProgramArgs) -> Settings {
     }
 }
 
-pub(super) fn snapshots(args: &ProgramArgs) -> anyhow::Result<Option<Snapshots>> {
-    args.lcd_dir
-        .as_ref()
+pub(super) fn snapshots(lcd_dir: Option<&Path>) -> anyhow::Result<Option<Snapshots>> {
+    lcd_dir
         .map(|folder| {
-            Snapshots::into_folder(folder.clone())
+            Snapshots::into_folder(folder.to_path_buf())
                 .with_context(|| format!("cannot make the folder {}", folder.display()))
         })
         .transpose()

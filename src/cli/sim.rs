@@ -7,15 +7,16 @@
 
 use super::SimArgs;
 use crate::app::panel::{Mirror, Panel};
-use crate::app::{Person, Program, Settings};
+use crate::app::{Person, Program};
 use crate::config::RobotConfig;
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::{PacedClock, PaperPoint, SimRobot, SimSettings};
-use crate::hw::{Buttons, LightColour};
+use crate::hw::LightColour;
 use crate::motion::stop::STOP_KEY;
 use crate::motion::{Gantry, StopRequest};
 use crate::scoreboard::store::ScoreFile;
+use crate::ui::menu::Key;
 use crate::ui::view::{board_rows, View};
 use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
@@ -89,7 +90,7 @@ pub(super) fn run(
     panel.screen = Some(Box::new(sim.screen()));
     panel.lights = Some(Box::new(sim.lights()));
     panel.speaker = Some(Box::new(sim.speaker()));
-    panel.snapshots = super::play::snapshots(&args.program)?;
+    panel.snapshots = super::play::snapshots(args.program.lcd_dir.as_deref())?;
     let mut robot = sim.robot();
     robot.clock = Box::new(PacedClock {
         clock: sim.clock(),
@@ -99,10 +100,7 @@ pub(super) fn run(
         sim: sim.clone(),
         shown: shown.clone(),
     };
-    let settings = Settings {
-        idle_timeout: args.program.idle_timeout,
-        ..Settings::default()
-    };
+    let settings = super::play::settings(&args.program);
     let mut program = Program::new(
         Gantry::new(robot, config.clone()),
         Ok(Box::new(sim.buttons())),
@@ -115,7 +113,7 @@ pub(super) fn run(
         settings,
     );
 
-    let _terminal = RawTerminal::enter().context("cannot put the terminal in raw mode")?;
+    let raw_terminal = RawTerminal::enter().context("cannot put the terminal in raw mode")?;
     let running = Arc::new(AtomicBool::new(true));
     let keys = {
         let (sim, shown, stop) = (sim.clone(), shown.clone(), stop.clone());
@@ -136,7 +134,7 @@ pub(super) fn run(
     drop(program);
     running.store(false, Ordering::SeqCst);
     let _ = drawing.join();
-    drop(_terminal);
+    drop(raw_terminal);
     // The key thread waits on the terminal; it ends with the process.
     drop(keys);
     if let Some(view) = &lock(&shown).view {
@@ -181,43 +179,24 @@ impl Drop for RawTerminal {
 const PRESS: Duration = Duration::from_millis(150);
 
 fn read_keys(sim: &SimRobot, shown: &SharedShown, stop: &StopRequest) {
-    let button = |b: Buttons| sim.world().press_buttons(b, PRESS);
     while let Ok(event) = event::read() {
         let Event::Key(key) = event else { continue };
         if key.kind != KeyEventKind::Press {
             continue;
         }
-        let pressed = Buttons::default();
+        let button = |key: Key| sim.world().press_buttons(key.alone(), PRESS);
         match key.code {
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => stop.request(2),
             KeyCode::Char('q') | KeyCode::Esc => stop.request(STOP_KEY),
-            KeyCode::Left | KeyCode::Char('h') => button(Buttons {
-                left: true,
-                ..pressed
-            }),
-            KeyCode::Right | KeyCode::Char('l') => button(Buttons {
-                right: true,
-                ..pressed
-            }),
-            KeyCode::Up | KeyCode::Char('k') => button(Buttons {
-                up: true,
-                ..pressed
-            }),
-            KeyCode::Down | KeyCode::Char('j') => button(Buttons {
-                down: true,
-                ..pressed
-            }),
-            KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('c') => button(Buttons {
-                centre: true,
-                ..pressed
-            }),
+            KeyCode::Left | KeyCode::Char('h') => button(Key::Left),
+            KeyCode::Right | KeyCode::Char('l') => button(Key::Right),
+            KeyCode::Up | KeyCode::Char('k') => button(Key::Up),
+            KeyCode::Down | KeyCode::Char('j') => button(Key::Down),
+            KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('c') => button(Key::Centre),
             KeyCode::Char('t') => sim.world().press_touch(PRESS),
             KeyCode::Char(digit @ '1'..='9') => {
                 let cell = Cell::from_index(digit as usize - '1' as usize, 3);
-                let hand = match lock(shown).human.unwrap_or(Mark::X) {
-                    Mark::X => HandMark::Cross,
-                    Mark::O => HandMark::Ring,
-                };
+                let hand = HandMark::for_mark(lock(shown).human.unwrap_or(Mark::X));
                 let geometry = sim.config().board.clone();
                 human::draw(sim.world().paper_mut(), &geometry, cell, hand);
             }

@@ -107,14 +107,21 @@ pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, Mo
     let start = gantry.clock().now();
     let mut pressed = false;
     while gantry.clock().now() - start < timeout {
-        let now_pressed = gantry.robot_mut().touch.is_pressed()?;
-        if pressed && !now_pressed {
+        if touch_released(gantry, &mut pressed)? {
             return Ok(true);
         }
-        pressed = now_pressed;
         gantry.clock().sleep(poll);
     }
     Ok(false)
+}
+
+/// Reads the touch sensor once: true when it has just been let go after a press. `pressed`
+/// carries the last reading from one call to the next (start with false).
+pub fn touch_released(gantry: &mut Gantry, pressed: &mut bool) -> Result<bool, MotionError> {
+    let now_pressed = gantry.robot_mut().touch.is_pressed()?;
+    let released = *pressed && !now_pressed;
+    *pressed = now_pressed;
+    Ok(released)
 }
 
 /// A step of calibration, told to the user as it begins.

@@ -41,6 +41,18 @@ impl Key {
         }
     }
 
+    /// The buttons as they read with only this key held down.
+    pub fn alone(self) -> Buttons {
+        Buttons {
+            up: self == Key::Up,
+            down: self == Key::Down,
+            left: self == Key::Left,
+            right: self == Key::Right,
+            centre: self == Key::Centre,
+            back: false,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Key::Up => "up",

@@ -16,6 +16,16 @@ pub enum HandMark {
     Ring,
 }
 
+impl HandMark {
+    /// How a person usually writes a game mark: X as a cross, O as a ring.
+    pub fn for_mark(mark: crate::game::Mark) -> HandMark {
+        match mark {
+            crate::game::Mark::X => HandMark::Cross,
+            crate::game::Mark::O => HandMark::Ring,
+        }
+    }
+}
+
 /// Draws `mark` in `cell`, a little off centre and a little skewed, as a hand would.
 pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark) {
     let c = cell_centre(board, cell);
