@@ -20,6 +20,8 @@ use std::time::Duration;
 pub struct EmergencyStop {
     robot: Mutex<Robot>,
     pen_up_duty_percent: i8,
+    /// Put back after the motors are stopped (the console's text mode).
+    restore: Vec<Box<dyn Fn() + Send + Sync>>,
 }
 
 /// How long the pen is driven up toward its top stop; it is there well within this at any
@@ -33,7 +35,15 @@ impl EmergencyStop {
         EmergencyStop {
             robot: Mutex::new(robot),
             pen_up_duty_percent: -(pen_duty_percent.min(100) as i8),
+            restore: Vec::new(),
         }
+    }
+
+    /// Also runs `restore` whenever the motors are stopped from here, after them: for what the
+    /// program took over and must give back even when it dies (the console's text mode).
+    pub fn also(mut self, restore: impl Fn() + Send + Sync + 'static) -> EmergencyStop {
+        self.restore.push(Box::new(restore));
+        self
     }
 
     /// Brakes every motor, drives the pen up, and lets everything coast. Errors are ignored:
@@ -49,6 +59,9 @@ impl EmergencyStop {
         }
         for motor in [&mut robot.columns, &mut robot.rows, &mut robot.pen] {
             let _ = motor.stop(StopAction::Coast);
+        }
+        for restore in &self.restore {
+            restore();
         }
     }
 }

@@ -59,6 +59,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play on the brick: the menu on the LCD and buttons, or one game with --difficulty
+    ///
+    /// Start it through brickrun, which hands it the LCD and buttons, with `--` before the
+    /// program so that brickrun does not take the program's options for its own:
+    /// brickrun -r -- ./ev3-tictactoe play --difficulty hard
     Play(PlayArgs),
     /// Play the simulated robot from this terminal: keys for the buttons, touch sensor and pen
     Sim(SimArgs),

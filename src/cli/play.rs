@@ -5,7 +5,10 @@ use crate::app::panel::{Panel, PlainLines, Snapshots};
 use crate::app::safety::{self, EmergencyStop};
 use crate::app::{Ending, NoOne, Program, Settings};
 use crate::config::RobotConfig;
-use crate::hw::ev3dev::{open_robot, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker};
+use crate::hw::ev3dev::console::{self, ConsoleMode};
+use crate::hw::ev3dev::{
+    open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
+};
 use crate::hw::{ButtonPad, Robot};
 use crate::motion::{Gantry, StopRequest};
 use crate::scoreboard::store::ScoreFile;
@@ -27,6 +30,9 @@ pub(super) fn run(
 ) -> anyhow::Result<ExitCode> {
     start_log(log_path)?;
     let mut panel = Panel::new(Box::new(PlainLines(std::io::stdout())));
+    // The console first, so its cursor never blinks over our first picture; dropped (text mode
+    // again) when this function returns, whichever way.
+    let console = take_over_console(&mut panel);
     match Ev3Screen::open() {
         Ok(screen) => panel.screen = Some(Box::new(screen)),
         Err(error) => panel.note(&format!(
@@ -41,8 +47,13 @@ pub(super) fn run(
     panel.snapshots = snapshots(args.program.lcd_dir.as_deref())?;
     let robot = open_robot(config).context("opening the robot")?;
     let stop = StopRequest::new();
-    let emergency_handles = open_robot(config).context("opening the robot")?;
-    guard(&stop, emergency_handles, config)?;
+    let stop_handles = open_stop_handles(config).context("opening the robot")?;
+    let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);
+    let emergency = match &console {
+        Some(console) => emergency.also(console.restorer()),
+        None => emergency,
+    };
+    guard_with(&stop, emergency)?;
     let buttons = Ev3Buttons::open()
         .map(|b| Box::new(b) as Box<dyn ButtonPad>)
         .map_err(|e| e.to_string());
@@ -63,7 +74,29 @@ pub(super) fn run(
         Some(level) => program.run_games(&level.difficulty(), args.first.first_move(), 1),
         None => program.run_menu(),
     };
+    drop(program);
+    drop(console);
     Ok(exit_code(&ending, &stop))
+}
+
+/// Switches the console to graphics mode, or says once why not, and how to start the program
+/// if brickman is the one holding the screen.
+fn take_over_console(panel: &mut Panel) -> Option<ConsoleMode> {
+    match ConsoleMode::take_over() {
+        Ok(console) => Some(console),
+        Err(why) => {
+            let hint = if console::brickman_is_running() {
+                format!(
+                    " brickman owns the LCD and buttons; {}.",
+                    console::BRICKRUN_HINT
+                )
+            } else {
+                String::new()
+            };
+            panel.note(&format!("The console stays in text mode: {why}.{hint}"));
+            None
+        }
+    }
 }
 
 /// Appends timestamped lines to the log file (UTC, RFC 3339).
@@ -90,8 +123,15 @@ pub(super) fn guard(
     handles: Robot,
     config: &RobotConfig,
 ) -> anyhow::Result<()> {
-    let emergency = Arc::new(EmergencyStop::new(handles, config.pen.homing.duty_percent));
-    safety::install(stop.clone(), emergency, SIGNAL_GRACE).context("installing signal handlers")
+    guard_with(
+        stop,
+        EmergencyStop::new(handles, config.pen.homing.duty_percent),
+    )
+}
+
+fn guard_with(stop: &StopRequest, emergency: EmergencyStop) -> anyhow::Result<()> {
+    safety::install(stop.clone(), Arc::new(emergency), SIGNAL_GRACE)
+        .context("installing signal handlers")
 }
 
 pub(super) fn settings(args: &ProgramArgs) -> Settings {

@@ -5,7 +5,7 @@ use crate::config::{RobotConfig, CONFIG_VARIABLE};
 use crate::hw::sim::picture::{self, Area};
 use crate::hw::sim::{human, PaperPoint, SimRobot, SimSettings};
 use crate::motion::calibrate::{self, Step};
-use crate::motion::Gantry;
+use crate::motion::{Gantry, StopRequest};
 use anyhow::Context;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -55,13 +55,23 @@ pub(super) fn calibrate(
     let sim = options
         .sim
         .then(|| SimRobot::new(config, &SimSettings::default()));
-    let robot = match &sim {
-        Some(sim) => sim.robot(),
-        None => crate::hw::ev3dev::open_robot(config).context(
-            "cannot open the robot's motors and sensors (run this on the brick, or add --sim)",
-        )?,
+    let (robot, stop_handles) = match &sim {
+        Some(sim) => (sim.robot(), sim.robot()),
+        None => {
+            let why =
+                "cannot open the robot's motors and sensors (run this on the brick, or add --sim)";
+            (
+                crate::hw::ev3dev::open_robot(config).context(why)?,
+                crate::hw::ev3dev::open_stop_handles(config).context(why)?,
+            )
+        }
     };
+    // The same guard as `play`: Ctrl-C or SIGTERM while an axis drives into its stop ends the
+    // motion and makes the machine safe, and so does a panic.
+    let stop = StopRequest::new();
+    super::play::guard(&stop, stop_handles, config)?;
     let mut gantry = Gantry::new(robot, config.clone());
+    gantry.obey(stop);
     let mut tell = |step: Step| {
         let _ = writeln!(io::stdout(), "{step}");
         if let (Some(sim), Step::FillIn(cell)) = (&sim, step) {
@@ -76,7 +86,10 @@ pub(super) fn calibrate(
             world.press_touch(Duration::from_millis(200));
         }
     };
-    let calibration = calibrate::calibrate(&mut gantry, &mut tell, options.wait_for_mark)?;
+    let measured = calibrate::calibrate(&mut gantry, &mut tell, options.wait_for_mark);
+    // However it ended: motors unpowered (not holding) and the pen up.
+    gantry.make_safe();
+    let calibration = measured?;
     write!(
         out,
         "{}",
