@@ -102,7 +102,7 @@ pub struct AxisConfig {
     pub homing: HomingConfig,
 }
 
-/// How an axis (or the pen) finds its end stop. See [`crate::motion::homing`].
+/// How an axis (or the pen) finds its end stop. See [`crate::motion::stall`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HomingConfig {
@@ -112,8 +112,9 @@ pub struct HomingConfig {
     pub ignore_start_ms: u64,
     /// A stall counts only once it has lasted this long.
     pub stall_confirm_ms: u64,
-    /// Below this speed the axis counts as stopped, in deg/s.
-    pub stall_speed_deg_per_s: u32,
+    /// The axis counts as stopped once its position has changed by no more than this over
+    /// `stall_confirm_ms`, in degrees (default: 1; see [`crate::motion::stall`]).
+    pub still_deg: i32,
     /// After the stall, the axis backs off this far and calls that zero.
     pub backoff_deg: i32,
     /// An axis that has turned less than this has not moved (more than the gears' play).
@@ -136,8 +137,13 @@ pub struct PenConfig {
     /// times this.
     pub travel_deg: i32,
     pub speed_deg_per_s: u32,
-    /// Time for the ink to take after the pen lands, before it moves (default: 100 ms).
+    /// Time for the ink to take after the pen lands, before it moves (default: 50 ms).
     pub settle_ms: u64,
+    /// Going down, the pen may meet the paper (and stop) up to this many degrees above
+    /// `down_deg`: that is touching down, not a jam. Stopping higher up is an error. The
+    /// height the pen meets the paper at depends on the paper's thickness and the pen's length,
+    /// so `calibrate` measures it (default: 8).
+    pub contact_band_deg: i32,
     pub homing: HomingConfig,
 }
 
@@ -255,8 +261,8 @@ impl Default for HomingConfig {
         HomingConfig {
             duty_percent: 25,
             ignore_start_ms: 200,
-            stall_confirm_ms: 100,
-            stall_speed_deg_per_s: 30,
+            stall_confirm_ms: 150,
+            still_deg: 1,
             backoff_deg: 10,
             moved_deg: 4,
             poll_ms: 10,
@@ -274,6 +280,7 @@ impl Default for PenConfig {
             travel_deg: 50,
             speed_deg_per_s: 600,
             settle_ms: 50,
+            contact_band_deg: 8,
             homing: HomingConfig {
                 duty_percent: 30,
                 backoff_deg: 3,
@@ -450,6 +457,14 @@ impl RobotConfig {
             format!(
                 "is {}; it must be above 0, and with the back-off ({}) below pen.travel_deg ({})",
                 pen.down_deg, pen.homing.backoff_deg, pen.travel_deg
+            ),
+        )?;
+        check(
+            (0..=pen.down_deg).contains(&pen.contact_band_deg),
+            "pen.contact_band_deg",
+            format!(
+                "is {}; it must be from 0 to pen.down_deg ({})",
+                pen.contact_band_deg, pen.down_deg
             ),
         )?;
         check_speed("pen.speed_deg_per_s", pen.speed_deg_per_s, pen.kind)?;
@@ -654,8 +669,11 @@ impl HomingConfig {
                 "backoff_deg is {}; it cannot be negative",
                 self.backoff_deg
             ))
-        } else if self.stall_speed_deg_per_s == 0 {
-            Some("stall_speed_deg_per_s is 0; nothing would ever count as stopped".to_string())
+        } else if !(0..=20).contains(&self.still_deg) {
+            Some(format!(
+                "still_deg is {}; it must be from 0 to 20",
+                self.still_deg
+            ))
         } else {
             None
         };

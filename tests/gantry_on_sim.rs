@@ -438,3 +438,67 @@ fn after_a_jam_the_axes_must_be_homed_again_but_not_after_a_refused_move() {
         }
     );
 }
+
+#[test]
+fn the_pen_meeting_the_paper_above_its_set_depth_is_touching_down_not_a_jam() {
+    // The paper stops the pen 4 degrees above pen.down_deg (the simulator's default, as on a
+    // robot whose paper is thicker than the config assumed).
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let cell = Cell { row: 1, col: 1 };
+    gantry
+        .draw(&plan::mark(&gantry.config().board.clone(), cell, Mark::X))
+        .unwrap();
+    let centre = plan::cell_centre(&gantry.config().board, cell);
+    assert!(inked_near(
+        &sim,
+        PaperPoint::new(f64::from(centre.columns), f64::from(centre.rows)),
+        3.0
+    ));
+    assert!(!sim.world().pen_is_down(), "lifted after drawing");
+}
+
+#[test]
+fn a_pen_stopped_well_above_the_paper_is_a_named_error_with_the_pen_lifted() {
+    let (sim, mut gantry) = robot_with(SimSettings {
+        pen_contact_above_down_deg: 15.0,
+        ..SimSettings::default()
+    });
+    gantry.home().unwrap();
+    let err = gantry
+        .draw(&plan::mark(
+            &gantry.config().board.clone(),
+            Cell { row: 0, col: 0 },
+            Mark::O,
+        ))
+        .unwrap_err();
+    assert!(matches!(err, MotionError::PenBlocked { .. }), "{err}");
+    assert!(
+        err.to_string().contains("pen.contact_band_deg (8)"),
+        "{err}"
+    );
+    let world = sim.world();
+    assert!(
+        world.driven_motors().is_empty(),
+        "{:?}",
+        world.driven_motors()
+    );
+    assert!(!world.pen_is_down());
+}
+
+#[test]
+fn an_axis_that_crawls_is_homed_by_its_position_not_taken_for_an_end_stop() {
+    // A heavy gantry on a low battery: the homing duty gives a tenth of its no-load speed,
+    // about 26 deg/s for the large motors, which "slower than 30 deg/s" took for the end stop
+    // at once.
+    let (sim, mut gantry) = robot_with(SimSettings {
+        axis_duty_speed_factor: 0.1,
+        ..SimSettings::default()
+    });
+    gantry.home().unwrap();
+    let world = sim.world();
+    for joint in [Joint::Columns, Joint::Rows] {
+        let off = world.axis_paper_deg(joint);
+        assert!(off.abs() <= HOMING_TOLERANCE_DEG, "{joint:?}: {off}");
+    }
+}

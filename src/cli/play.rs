@@ -45,6 +45,16 @@ pub(super) fn run(
     }
     panel.speaker = Some(Box::new(Ev3Speaker::default()));
     panel.snapshots = snapshots(args.program.lcd_dir.as_deref())?;
+    // Said before the motors are opened, so a brick whose buttons cannot be read says so even
+    // if something else stops it later.
+    let buttons = Ev3Buttons::open()
+        .map(|b| Box::new(b) as Box<dyn ButtonPad>)
+        .map_err(|e| e.to_string());
+    if let Err(why) = &buttons {
+        panel.note(&format!(
+            "No buttons ({why}): only play --difficulty will work."
+        ));
+    }
     let robot = open_robot(config).context("opening the robot")?;
     let stop = StopRequest::new();
     let stop_handles = open_stop_handles(config).context("opening the robot")?;
@@ -54,9 +64,6 @@ pub(super) fn run(
         None => emergency,
     };
     guard_with(&stop, emergency)?;
-    let buttons = Ev3Buttons::open()
-        .map(|b| Box::new(b) as Box<dyn ButtonPad>)
-        .map_err(|e| e.to_string());
     let battery = Ev3Battery::open().ok().map(|b| Box::new(b) as _);
     let mut no_one = NoOne;
     let mut program = Program::new(

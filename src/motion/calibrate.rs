@@ -21,6 +21,8 @@ pub struct Calibration {
     pub blank_percent: [u8; 9],
     /// The darkest stretch read across the filled square, if a mark was read.
     pub mark_percent: Option<f64>,
+    /// How far below its top the pen stopped on the paper.
+    pub pen_contact_deg: i32,
 }
 
 impl Calibration {
@@ -33,6 +35,12 @@ impl Calibration {
         }
         let halfway = (blank + mark) / 2.0;
         Some(((1.0 - halfway / blank) * 100.0).round() as u8)
+    }
+
+    /// The pen depth to configure: two degrees past where it meets the paper, so it presses
+    /// lightly and a slightly thinner sheet still gets ink.
+    pub fn suggested_down_deg(&self) -> i32 {
+        self.pen_contact_deg + 2
     }
 
     pub fn render(&self, configured_columns: i32, configured_rows: i32) -> String {
@@ -64,6 +72,14 @@ impl Calibration {
                 );
             }
         }
+        let _ = writeln!(
+            out,
+            "Pen: it meets the paper {} deg below its top. Suggested: \"pen\": {{\"down_deg\": {}}} \
+             (it then stops on the paper up to pen.contact_band_deg above that, which is touching \
+             down, not a jam).",
+            self.pen_contact_deg,
+            self.suggested_down_deg()
+        );
         let (low, high) = (
             self.blank_percent.iter().min().copied().unwrap_or(0),
             self.blank_percent.iter().max().copied().unwrap_or(0),
@@ -129,6 +145,8 @@ pub fn touch_released(gantry: &mut Gantry, pressed: &mut bool) -> Result<bool, M
 pub enum Step {
     Homing,
     MeasuringTravel,
+    /// The pen is lowered onto the sheet's corner to find the paper.
+    FindingPaper,
     ReadingPaper,
     /// The human is asked to fill in this square and press the touch sensor.
     FillIn(Cell),
@@ -139,6 +157,9 @@ impl std::fmt::Display for Step {
         match self {
             Step::Homing => f.write_str("Homing..."),
             Step::MeasuringTravel => f.write_str("Measuring each axis's travel..."),
+            Step::FindingPaper => f.write_str(
+                "Lowering the pen onto the sheet's corner to find the paper (it leaves a dot)...",
+            ),
             Step::ReadingPaper => f.write_str("Reading the blank paper..."),
             Step::FillIn(cell) => write!(
                 f,
@@ -161,6 +182,8 @@ pub fn calibrate(
     step(Step::MeasuringTravel);
     let columns_far_stop_deg = gantry.measure_travel(Axis::Columns)?;
     let rows_far_stop_deg = gantry.measure_travel(Axis::Rows)?;
+    step(Step::FindingPaper);
+    let pen_contact_deg = gantry.measure_pen_contact()?;
     step(Step::ReadingPaper);
     let blank = gantry.take_blank_readings()?;
     gantry.park()?;
@@ -182,5 +205,6 @@ pub fn calibrate(
         rows_far_stop_deg,
         blank_percent: blank.percent,
         mark_percent,
+        pen_contact_deg,
     })
 }

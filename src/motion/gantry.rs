@@ -8,7 +8,7 @@
 
 use super::plan::{self, Path, Sweep};
 use super::sensing::{self, NewMarks, Sample, SquareReading};
-use super::stall::{StallWatch, Verdict};
+use super::stall::{StallWatch, Stillness, Verdict};
 use super::{Axis, MotionError, StopRequest};
 use crate::config::{AxisPoint, HomingConfig, RobotConfig};
 use crate::game::Cell;
@@ -56,6 +56,8 @@ struct Leg {
     limit: Duration,
     /// The leg counts as done this close to its target, while still moving (0: once stopped).
     close_enough_deg: i32,
+    /// For the pen going down: stopping this close above the target is meeting the paper.
+    touch_down_band_deg: Option<i32>,
 }
 
 /// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
@@ -238,14 +240,15 @@ impl Gantry {
         for &axis in axes {
             let settings = self.homing_settings(axis).clone();
             let max_travel = self.travel_deg(axis) * 3 / 2;
-            // Under load the axis runs at about half its no-load speed for the duty.
-            let expected = (f64::from(self.max_speed(axis)) * f64::from(settings.duty_percent)
-                / 200.0)
-                .max(1.0);
+            // The slowest axis the stall judge always sees moving covers `still_deg` + 1 (one
+            // count of rounding) per confirm window; at that pace it crosses the whole travel
+            // within this limit, which is only a backstop for a motor that never settles.
+            let slowest_deg_per_ms =
+                f64::from(settings.still_deg.max(0) + 1) / settings.stall_confirm_ms.max(1) as f64;
             let limit = Duration::from_millis(
                 settings.ignore_start_ms
                     + settings.stall_confirm_ms
-                    + (f64::from(max_travel) / expected * 1000.0) as u64
+                    + (f64::from(max_travel) / slowest_deg_per_ms) as u64
                     + self.config.motion_timeout_slack_ms,
             );
             let start = self.motor(axis).position_deg()?;
@@ -269,9 +272,8 @@ impl Gantry {
                 }
                 let motor = self.motor(axis);
                 let position = motor.position_deg()?;
-                let speed = motor.speed_deg_per_s()?;
                 let state = motor.state()?;
-                let verdict = watches[i].update(now, position, speed, state);
+                let verdict = watches[i].update(now, position, state);
                 match verdict {
                     Verdict::Continue => {}
                     Verdict::AtEndStop { travelled_deg } => {
@@ -370,6 +372,7 @@ impl Gantry {
             target_deg,
             limit: self.time_limit(target_deg - from_deg, speed_deg_per_s),
             close_enough_deg,
+            touch_down_band_deg: None,
         })
     }
 
@@ -393,7 +396,7 @@ impl Gantry {
             .map(|l| self.homing_settings(l.axis).clone())
             .collect();
         let poll = Duration::from_millis(settings.iter().map(|s| s.poll_ms).min().unwrap_or(10));
-        let mut stalled_since: Vec<Option<Duration>> = vec![None; legs.len()];
+        let mut stillness: Vec<Stillness> = settings.iter().map(Stillness::new).collect();
         let mut arrived = vec![false; legs.len()];
         while arrived.iter().any(|a| !a) {
             self.clock().sleep(poll);
@@ -414,18 +417,32 @@ impl Gantry {
                     continue;
                 }
                 let elapsed = now - start;
-                let settings = &settings[i];
-                if state.stalled && elapsed >= Duration::from_millis(settings.ignore_start_ms) {
-                    let since = *stalled_since[i].get_or_insert(now);
-                    if now - since >= Duration::from_millis(settings.stall_confirm_ms) {
-                        return Err(MotionError::Jammed {
-                            axis: leg.axis,
-                            at_deg,
-                            target_deg: leg.target_deg,
-                        });
+                // A motor starting from rest reads as still for a moment.
+                let judged = elapsed >= Duration::from_millis(settings[i].ignore_start_ms);
+                if judged && stillness[i].update(now, at_deg, state.stalled) {
+                    match leg.touch_down_band_deg {
+                        Some(band) if (0..=band).contains(&(leg.target_deg - at_deg)) => {
+                            // The pen is on the paper a little above its set depth: hold it
+                            // there rather than push on.
+                            self.motor(leg.axis).stop(StopAction::Hold)?;
+                            arrived[i] = true;
+                            continue;
+                        }
+                        Some(band) => {
+                            return Err(MotionError::PenBlocked {
+                                at_deg,
+                                down_deg: leg.target_deg,
+                                band_deg: band,
+                            })
+                        }
+                        None => {
+                            return Err(MotionError::Jammed {
+                                axis: leg.axis,
+                                at_deg,
+                                target_deg: leg.target_deg,
+                            })
+                        }
                     }
-                } else {
-                    stalled_since[i] = None;
                 }
                 if elapsed > leg.limit {
                     return Err(MotionError::TimedOut {
@@ -542,9 +559,17 @@ impl Gantry {
         self.move_both(target, Pace::Travel, 0, on_tick)
     }
 
+    /// Moves the pen to `target_deg`; going down, meeting the paper within
+    /// `pen.contact_band_deg` above the target counts as arriving.
     fn move_pen(&mut self, target_deg: i32) -> Result<()> {
         self.check_target(Axis::Pen, target_deg)?;
-        self.run_axis_to(Axis::Pen, target_deg, self.config.pen.speed_deg_per_s)
+        let from_deg = self.motor(Axis::Pen).position_deg()?;
+        let speed = self.config.pen.speed_deg_per_s;
+        let mut leg = self.start_leg(Axis::Pen, from_deg, target_deg, speed, 0)?;
+        if target_deg > from_deg {
+            leg.touch_down_band_deg = Some(self.config.pen.contact_band_deg);
+        }
+        self.wait_for(&[leg], &mut |_, _| Ok(()))
     }
 
     pub fn pen_up(&mut self) -> Result<()> {
@@ -729,6 +754,19 @@ impl Gantry {
             g.wait_for(&[leg], &mut |_, _| Ok(()))?;
             Ok(far)
         })
+    }
+}
+
+impl Gantry {
+    /// Lowers the pen at a corner of the sheet, outside the grid, until it stops on the paper,
+    /// and returns that depth, then lifts it. It leaves a dot there. For calibration: where the
+    /// pen meets the paper depends on the paper and the pen, and `pen.down_deg` should lie just
+    /// below it.
+    pub fn measure_pen_contact(&mut self) -> Result<i32> {
+        let sheet = self.config.board.sheet_min_deg;
+        let corner = AxisPoint::new(sheet.columns + 5, sheet.rows + 5);
+        self.move_to(corner)?;
+        self.measure_travel(Axis::Pen)
     }
 }
 

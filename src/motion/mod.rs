@@ -79,6 +79,16 @@ pub enum MotionError {
         target_deg: i32,
     },
     #[error(
+        "pen lift: stopped at {at_deg} degrees on the way down to {down_deg}, more than \
+         pen.contact_band_deg ({band_deg}) above it: is something under the pen, or the paper \
+         thicker than pen.down_deg allows? (calibrate measures where the pen meets the paper)"
+    )]
+    PenBlocked {
+        at_deg: i32,
+        down_deg: i32,
+        band_deg: i32,
+    },
+    #[error(
         "{axis}: did not reach {target_deg} degrees within {waited_ms} ms (it is at {at_deg})"
     )]
     TimedOut {

@@ -60,6 +60,12 @@ pub struct SimSettings {
     pub end_margin_deg: f64,
     /// The pen touches the paper this far above its configured down position.
     pub pen_contact_above_down_deg: f64,
+    /// The paper (on the table) stops the pen where it touches, as on a real robot, so a pen
+    /// sent below the paper stalls there; false lets it pass through to its set depth.
+    pub paper_stops_pen: bool,
+    /// The speed a duty cycle gives the axes, as a share of the no-load speed (see
+    /// [`MotorPhysics::duty_speed_factor`]); below 1 for a heavy gantry or a low battery.
+    pub axis_duty_speed_factor: f64,
     pub look: PaperLook,
     /// Each reading is off by up to this much, uniformly.
     pub sensor_noise_percent: f64,
@@ -82,6 +88,8 @@ impl Default for SimSettings {
             start_pen_deg: 12.0,
             end_margin_deg: 30.0,
             pen_contact_above_down_deg: 4.0,
+            paper_stops_pen: true,
+            axis_duty_speed_factor: 1.0,
             look: PaperLook::default(),
             sensor_noise_percent: 3.0,
             sensor_gain: 1.0,
@@ -297,6 +305,7 @@ impl SimRobot {
                     low_end_deg: 0.0,
                     high_end_deg: zero + f64::from(travel) + settings.end_margin_deg,
                     start_deg: (zero + start).max(0.0),
+                    duty_speed_factor: settings.axis_duty_speed_factor,
                 },
                 fault,
                 step_s,
@@ -304,6 +313,12 @@ impl SimRobot {
         };
         let pen_zero = f64::from(config.pen.homing.backoff_deg);
         let pen_down = pen_zero + f64::from(config.pen.down_deg);
+        let pen_contact = pen_down - settings.pen_contact_above_down_deg;
+        let pen_deepest = if settings.paper_stops_pen {
+            pen_contact.min(f64::from(config.pen.travel_deg))
+        } else {
+            f64::from(config.pen.travel_deg)
+        };
         let motors = [
             axis(
                 config.columns.kind,
@@ -325,8 +340,9 @@ impl SimRobot {
                     acceleration_deg_per_s2: acceleration(config.pen.kind),
                     backlash_deg: settings.backlash_deg,
                     low_end_deg: 0.0,
-                    high_end_deg: f64::from(config.pen.travel_deg),
-                    start_deg: settings.start_pen_deg,
+                    high_end_deg: pen_deepest,
+                    start_deg: settings.start_pen_deg.min(pen_deepest),
+                    duty_speed_factor: 1.0,
                 },
                 settings.faults.pen,
                 step_s,
@@ -355,7 +371,7 @@ impl SimRobot {
                 zero(config.rows.homing.backoff_deg),
                 pen_zero,
             ],
-            pen_contact_deg: pen_down - settings.pen_contact_above_down_deg,
+            pen_contact_deg: pen_contact,
             sensor_offset: (
                 f64::from(config.sensing.sensor_offset_deg.columns),
                 f64::from(config.sensing.sensor_offset_deg.rows),

@@ -29,6 +29,9 @@ pub struct MotorPhysics {
     pub high_end_deg: f64,
     /// Where the output starts.
     pub start_deg: f64,
+    /// The speed a duty cycle gives, as a share of the no-load speed for that duty: below 1
+    /// for a loaded axis or a low battery (a crawl).
+    pub duty_speed_factor: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,6 +44,10 @@ enum Command {
 
 /// ev3dev averages the encoder over a short window to give a speed; so does the simulator.
 const SPEED_WINDOW_STEPS: usize = 40;
+
+/// As ev3dev's `legoev3_motor.c`: a driven motor reads `stalled` once its speed has read 0 for
+/// longer than this.
+const STALLED_AFTER_S: f64 = 0.1;
 
 #[derive(Debug, Clone)]
 pub struct SimMotor {
@@ -55,6 +62,8 @@ pub struct SimMotor {
     step_s: f64,
     turned_deg: f64,
     disconnected: bool,
+    /// How long the motor has been driven with its speed reading 0.
+    still_driven_s: f64,
 }
 
 impl SimMotor {
@@ -72,6 +81,7 @@ impl SimMotor {
             step_s,
             turned_deg: 0.0,
             disconnected: false,
+            still_driven_s: 0.0,
         }
     }
 
@@ -136,23 +146,30 @@ impl SimMotor {
 
     pub fn state(&self) -> MotorState {
         let commanded = self.commanded_speed();
-        let measured = self.speed_deg_per_s().abs();
-        let driven = self.is_driven() && !matches!(self.command, Command::Hold { .. });
+        let driven = self.is_running();
         MotorState {
             running: driven,
             ramping: driven && (self.velocity.abs() - commanded).abs() > 1.0,
             holding: matches!(self.command, Command::Hold { .. }),
-            // As ev3dev: driven but (by the encoder) not turning, which includes the first
-            // instants after a start from rest.
-            stalled: driven && commanded > 0.0 && measured < 0.2 * commanded,
+            // As ev3dev: driven, and the speed has read 0 for more than 100 ms.
+            stalled: driven && self.still_driven_s > STALLED_AFTER_S,
             overloaded: false,
         }
+    }
+
+    /// Driven toward a speed or a position (not holding, not stopped).
+    fn is_running(&self) -> bool {
+        self.is_driven() && !matches!(self.command, Command::Hold { .. })
     }
 
     fn commanded_speed(&self) -> f64 {
         match self.command {
             Command::ToPosition { speed, .. } => speed,
-            Command::Duty { percent } => percent.abs() / 100.0 * self.physics.max_speed_deg_per_s,
+            Command::Duty { percent } => {
+                percent.abs() / 100.0
+                    * self.physics.max_speed_deg_per_s
+                    * self.physics.duty_speed_factor
+            }
             Command::Stopped | Command::Hold { .. } => 0.0,
         }
     }
@@ -183,7 +200,9 @@ impl SimMotor {
                     distance.signum() * speed.min(braking)
                 }
             }
-            Command::Duty { percent } => percent / 100.0 * self.physics.max_speed_deg_per_s,
+            Command::Duty { percent } => {
+                percent / 100.0 * self.physics.max_speed_deg_per_s * self.physics.duty_speed_factor
+            }
         };
         let max_change = self.physics.acceleration_deg_per_s2 * dt;
         self.velocity += (wanted - self.velocity).clamp(-max_change, max_change);
@@ -201,6 +220,11 @@ impl SimMotor {
         }
         self.recent_shaft_deg.pop_front();
         self.recent_shaft_deg.push_back(self.shaft_deg);
+        if self.is_running() && self.speed_deg_per_s().round() == 0.0 {
+            self.still_driven_s += dt;
+        } else {
+            self.still_driven_s = 0.0;
+        }
     }
 
     /// The output follows the shaft through the gear's play, and stops at its hard ends; there
@@ -243,6 +267,7 @@ mod tests {
                 low_end_deg: 0.0,
                 high_end_deg: 400.0,
                 start_deg: 100.0,
+                duty_speed_factor: 1.0,
             },
             fault,
             0.001,
@@ -293,13 +318,27 @@ mod tests {
     }
 
     #[test]
-    fn a_motor_starting_from_rest_reads_stalled_for_a_moment() {
+    fn stalled_means_driven_at_speed_zero_for_more_than_100_ms_as_in_ev3dev() {
+        let mut jammed = motor(MotorFault::Jammed);
+        jammed.run_duty(25);
+        run_for(&mut jammed, 90);
+        assert!(!jammed.state().stalled);
+        run_for(&mut jammed, 20);
+        assert!(jammed.state().stalled);
+        let mut free = motor(MotorFault::None);
+        free.run_duty(25);
+        run_for(&mut free, 300);
+        assert!(!free.state().stalled);
+    }
+
+    #[test]
+    fn a_loaded_motor_crawls_at_a_share_of_its_duty_speed() {
         let mut m = motor(MotorFault::None);
-        m.run_duty(25);
-        run_for(&mut m, 5);
-        assert!(m.state().stalled);
-        run_for(&mut m, 100);
-        assert!(!m.state().stalled);
+        m.physics.duty_speed_factor = 0.25;
+        m.run_duty(40);
+        run_for(&mut m, 500);
+        let speed = m.speed_deg_per_s();
+        assert!((speed - 105.0).abs() < 5.0, "{speed}");
     }
 
     #[test]

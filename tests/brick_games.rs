@@ -1,0 +1,296 @@
+//! The real program (`play`, the binary that ships) on the emulated brick with the simulated
+//! robot behind its files, in real time: driven by button presses on the brick's input device
+//! and by a person who draws on the virtual sheet and presses the touch sensor, as someone at a
+//! real brick would. And what it does when a cable comes out at each phase of a game.
+
+mod emulated_brick;
+
+use emulated_brick::{mount, Mounted, Tree};
+use ev3_tictactoe::config::RobotConfig;
+use ev3_tictactoe::game::Cell;
+use ev3_tictactoe::hw::ev3dev::buttons::key;
+use ev3_tictactoe::hw::ev3dev::DEVICE_DIR_VARIABLE;
+use ev3_tictactoe::hw::sim::human::{self, HandMark};
+use ev3_tictactoe::hw::sim::SimSettings;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+/// The program running on the emulated brick, and everything it has printed.
+struct Run {
+    child: Child,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+}
+
+impl Run {
+    fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ev3-tictactoe"))
+            .current_dir(folder)
+            .env(DEVICE_DIR_VARIABLE, brick.device_dir())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (sender, lines) = mpsc::channel();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Run {
+            child,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// The next line that starts with any of `starts`, within `within`.
+    fn wait_for(&mut self, starts: &[&str], within: Duration) -> String {
+        let until = Instant::now() + within;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(line.clone());
+                    if starts.iter().any(|s| line.starts_with(s)) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "none of {starts:?} within {within:?}; the program said:\n{}",
+                    self.transcript.join("\n")
+                ),
+            }
+        }
+    }
+
+    /// The next `n` lines, whatever they are.
+    fn next_lines(&mut self, n: usize) -> Vec<String> {
+        (0..n)
+            .map(|_| {
+                let line = self
+                    .lines
+                    .recv_timeout(Duration::from_secs(5))
+                    .expect("the board follows its screen");
+                self.transcript.push(line.clone());
+                line
+            })
+            .collect()
+    }
+
+    /// Waits for the program to end; its exit status and the rest of what it said.
+    fn finish(&mut self, within: Duration) -> Option<i32> {
+        let until = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // The reader threads hand over what is left once the pipes close.
+                while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(200)) {
+                    self.transcript.push(line);
+                }
+                return status.code();
+            }
+            if Instant::now() > until {
+                let _ = self.child.kill();
+                panic!(
+                    "still running after {within:?}:\n{}",
+                    self.transcript.join("\n")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn said(&self) -> String {
+        self.transcript.join("\n")
+    }
+}
+
+/// A press of one brick button, as a finger does it.
+fn press(brick: &Mounted, code: u16) {
+    brick.tree().press_key(code, Duration::from_millis(150));
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+/// The person's turn: draws an X with a pen in the first empty square of a fixed order (the
+/// centre, then corners, then sides), read off the board the program printed, and presses the
+/// touch sensor.
+fn human_moves(brick: &Mounted, run: &mut Run) {
+    let board = run.next_lines(3).join(" ");
+    let empty: Vec<usize> = board
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let square = [5, 1, 3, 7, 9, 2, 4, 6, 8]
+        .into_iter()
+        .find(|n| empty.contains(n))
+        .expect("an empty square on the human's turn");
+    let config = RobotConfig::default();
+    let tree = brick.tree();
+    let physics = tree.physics.as_ref().expect("a moving robot");
+    let mut world = physics.sim.world();
+    human::draw(
+        world.paper_mut(),
+        &config.board,
+        Cell::from_index(square - 1, 3),
+        HandMark::Cross,
+    );
+    world.press_touch(Duration::from_millis(200));
+}
+
+fn moving_brick() -> Mounted {
+    mount(Tree::moving_robot(
+        &RobotConfig::default(),
+        &SimSettings::default(),
+    ))
+}
+
+const SCREEN: Duration = Duration::from_secs(60);
+
+#[test]
+fn the_menu_driven_by_the_brick_buttons_plays_a_whole_game_and_exits() {
+    require_fuse!();
+    let brick = moving_brick();
+    let folder = tempfile::tempdir().unwrap();
+    let mut run = Run::start(&brick, folder.path(), &["play", "--seed", "3"]);
+    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    press(&brick, key::RIGHT);
+    run.wait_for(&["[Level: hard]"], SCREEN);
+    press(&brick, key::LEFT);
+    let result = loop {
+        let line = run.wait_for(
+            &[
+                "[Your move",
+                "[You win",
+                "[I win",
+                "[A draw",
+                "[Game void",
+                "[Error",
+            ],
+            SCREEN,
+        );
+        if line.starts_with("[Your move") {
+            human_moves(&brick, &mut run);
+        } else {
+            break line;
+        }
+    };
+    assert!(
+        result.starts_with("[I win") || result.starts_with("[A draw"),
+        "hard never loses: {}",
+        run.said()
+    );
+    // Any button leaves the result for the scores, any button the scores for the menu, and up
+    // exits.
+    press(&brick, key::ENTER);
+    run.wait_for(&["[Scores]"], SCREEN);
+    press(&brick, key::DOWN);
+    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    press(&brick, key::UP);
+    run.wait_for(&["[Goodbye]"], SCREEN);
+    assert_eq!(run.finish(SCREEN), Some(0), "{}", run.said());
+    let said = run.said();
+    assert!(!said.contains("panicked"), "{said}");
+    assert!(
+        said.contains("No LCD"),
+        "the emulated LCD cannot answer: {said}"
+    );
+    let scores = std::fs::read_to_string(folder.path().join("scoreboard.json")).unwrap();
+    let scores: serde_json::Value = serde_json::from_str(&scores).unwrap();
+    let hard = &scores["levels"]["hard"];
+    let games = ["wins", "draws", "losses"]
+        .iter()
+        .map(|k| hard[k].as_u64().unwrap_or(0))
+        .sum::<u64>();
+    assert_eq!(games, 1, "{scores}");
+    let tree = brick.tree();
+    assert!(
+        tree.physics.as_ref().unwrap().driven().is_empty(),
+        "every motor unpowered at exit"
+    );
+    let console: Vec<_> = tree.ioctls.iter().filter(|(p, _)| p == "dev/tty").collect();
+    assert_eq!(console.len(), 2, "graphics mode taken, then given back");
+}
+
+/// Where in a game a cable comes out, and the first sign that the game is there.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    Homing,
+    Grid,
+    Reading,
+    Drawing,
+}
+
+impl Phase {
+    const ALL: [Phase; 4] = [Phase::Homing, Phase::Grid, Phase::Reading, Phase::Drawing];
+
+    fn screen(self) -> &'static str {
+        match self {
+            Phase::Homing => "[Homing]",
+            Phase::Grid => "[Drawing the grid]",
+            Phase::Reading => "[Reading the paper]",
+            Phase::Drawing => "[My move]",
+        }
+    }
+}
+
+#[test]
+fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped() {
+    require_fuse!();
+    let devices = [
+        ("tacho-motor/motor2", "large motor (columns axis) on outC"),
+        ("tacho-motor/motor0", "large motor (rows axis) on outA"),
+        ("tacho-motor/motor1", "medium motor (pen lift) on outB"),
+        ("lego-sensor/sensor0", "colour sensor on in1"),
+    ];
+    for phase in Phase::ALL {
+        for (device, name) in devices {
+            let brick = moving_brick();
+            let folder = tempfile::tempdir().unwrap();
+            let mut run = Run::start(
+                &brick,
+                folder.path(),
+                &[
+                    "play",
+                    "--difficulty",
+                    "easy",
+                    "--first",
+                    "robot",
+                    "--seed",
+                    "1",
+                ],
+            );
+            run.wait_for(&[phase.screen()], SCREEN);
+            // Into the phase's motion, then the cable comes out.
+            std::thread::sleep(Duration::from_millis(400));
+            brick.tree().unplug(device);
+            loop {
+                let line = run.wait_for(&["[Your move", "[Error]"], SCREEN);
+                if line.starts_with("[Error]") {
+                    break;
+                }
+                // The colour sensor is only missed at the next reading.
+                human_moves(&brick, &mut run);
+            }
+            let status = run.finish(SCREEN);
+            let said = run.said();
+            let case = format!("{name} at {phase:?}");
+            assert_eq!(status, Some(1), "{case}: {said}");
+            assert!(said.contains(name), "{case}: the device is named: {said}");
+            assert!(!said.contains("panicked"), "{case}: {said}");
+            let driven = brick.tree().physics.as_ref().unwrap().driven();
+            assert!(driven.is_empty(), "{case}: still powered: {driven:?}");
+        }
+    }
+}
