@@ -224,29 +224,6 @@ fn the_brick_buttons_are_read_with_one_key_state_request() {
 }
 
 #[test]
-fn a_file_that_is_no_input_device_means_no_buttons_not_a_panic() {
-    require_fuse!();
-    let _brick = mount(Tree::default_robot());
-    let folder = tempfile::tempdir().unwrap();
-    let keys = folder.path().join("input/by-path/platform-gpio_keys-event");
-    std::fs::create_dir_all(keys.parent().unwrap()).unwrap();
-    std::fs::write(&keys, b"").unwrap();
-    let variable = ev3_tictactoe::hw::ev3dev::DEVICE_DIR_VARIABLE;
-    let before = std::env::var_os(variable);
-    std::env::set_var(variable, folder.path());
-    let opened = Ev3Buttons::open();
-    std::env::set_var(variable, before.unwrap_or_default());
-    let message = opened
-        .err()
-        .expect("a plain file has no key state")
-        .to_string();
-    assert!(
-        message.contains("brick buttons") && message.contains("EVIOCGKEY"),
-        "{message}"
-    );
-}
-
-#[test]
 fn the_console_is_switched_to_graphics_and_back_once() {
     require_fuse!();
     let brick = mount(Tree::default_robot());

@@ -29,6 +29,12 @@ pub(super) fn run(
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     start_log(log_path)?;
+    if !crate::hw::ev3dev::is_ev3dev() {
+        anyhow::bail!(
+            "this is not an EV3 brick (no ev3dev motor or sensor classes in /sys/class); to play \
+             the simulated robot here, run: ev3-tictactoe sim"
+        );
+    }
     let mut panel = Panel::new(Box::new(PlainLines(std::io::stdout())));
     // The console first, so its cursor never blinks over our first picture; dropped (text mode
     // again) when this function returns, whichever way.

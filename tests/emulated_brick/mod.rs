@@ -901,12 +901,12 @@ fn nix_is_root() -> bool {
 }
 
 /// Skips the calling test, saying why, when the brick cannot be mounted here, unless CI
-/// (EV3_TICTACTOE_REQUIRE_FUSE set) requires it, in which case the test fails.
+/// (EV3_TICTACTOE_REQUIRE_ALL set) requires it, in which case the test fails.
 #[macro_export]
 macro_rules! require_fuse {
     () => {
         if let Some(why) = $crate::emulated_brick::cannot_mount() {
-            if std::env::var_os("EV3_TICTACTOE_REQUIRE_FUSE").is_some() {
+            if std::env::var_os("EV3_TICTACTOE_REQUIRE_ALL").is_some() {
                 panic!("the emulated brick is required here but cannot be mounted: {why}");
             }
             eprintln!("skipped: the emulated brick cannot be mounted here ({why})");

@@ -64,12 +64,20 @@ impl Ev3Buttons {
         // SAFETY: the descriptor is open for as long as `self` lives, and the macro passes the
         // buffer's own length in the request, so the kernel writes no further than its end.
         unsafe { eviocgkey(self.device.as_raw_fd(), &mut state) }.map_err(|errno| {
+            let why = match errno {
+                nix::errno::Errno::ENOTTY | nix::errno::Errno::EINVAL => {
+                    "it is not an input device".to_string()
+                }
+                nix::errno::Errno::ENOSYS => {
+                    "this system cannot pass the request on (an emulator?)".to_string()
+                }
+                other => other.desc().to_string(),
+            };
             HwError::failed(
                 "brick buttons",
                 format!(
-                    "{} does not answer the key-state request (EVIOCGKEY): {}",
-                    self.path.display(),
-                    errno.desc()
+                    "{} does not answer the key-state request (EVIOCGKEY): {why}",
+                    self.path.display()
                 ),
             )
         })?;
