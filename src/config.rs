@@ -203,15 +203,28 @@ pub struct SensingConfig {
     pub colour_port: String,
     /// To put the sensor over a point, the pen goes to the point plus this offset.
     pub sensor_offset_deg: AxisPoint,
-    /// The length of the sweep across each square, centred on it, along the columns axis.
+    /// The length of the sweep across each square, centred on it, along the columns axis
+    /// (default: 70). It keeps the spot clear of the grid lines at the square's edges: half a
+    /// 100-degree square less 35 leaves 15 degrees for the spot's radius (5), half the robot's
+    /// line (3) and the gears' play and homing error (up to 3), with room to spare.
     pub sweep_deg: i32,
-    /// Sweep speed, in deg/s of the columns axis.
+    /// Sweep speed, in deg/s of the columns axis: the most a sweep that reads marks may run;
+    /// it runs slower when the readings come too slowly to be `spot_deg` * 0.4 apart.
     pub sweep_speed_deg_per_s: u32,
+    /// The diameter of the colour sensor's spot on the paper, in degrees (default: 10).
+    pub spot_deg: u32,
     /// Time between two samples while sweeping.
     pub sample_ms: u64,
-    /// A square is marked when its darkest stretch reads at least this many percent darker
-    /// than the same square's blank paper (default: 40).
+    /// A square is marked when its darkest stretch on any line reads at least this many percent
+    /// darker than the same square's blank paper, or five times its noise if that is more
+    /// (default: 15; see [`crate::motion::sensing`]).
     pub mark_contrast_percent: u8,
+    /// A dip at least this many percent darker (or three times the noise) is a faint mark if it
+    /// shows on two lines, and a reason to look again if on one (default: 6).
+    pub faint_contrast_percent: u8,
+    /// The second look at a square runs along two lines this far either side of its centre
+    /// line, in degrees of the rows axis (default: 25, a quarter of a square).
+    pub second_look_offset_deg: i32,
     /// Consecutive samples averaged into one stretch, so one noisy sample is not a mark.
     pub samples_per_stretch: usize,
     /// Reflected light below which nothing is trusted: paper this dark is no paper
@@ -312,10 +325,13 @@ impl Default for SensingConfig {
         SensingConfig {
             colour_port: "in1".into(),
             sensor_offset_deg: AxisPoint::new(170, 0),
-            sweep_deg: 80,
+            sweep_deg: 70,
             sweep_speed_deg_per_s: 400,
+            spot_deg: 10,
             sample_ms: 10,
-            mark_contrast_percent: 40,
+            mark_contrast_percent: 15,
+            faint_contrast_percent: 6,
+            second_look_offset_deg: 25,
             samples_per_stretch: 2,
             min_blank_percent: 20,
         }
@@ -555,6 +571,11 @@ impl RobotConfig {
             self.columns.kind,
         )?;
         check(
+            (2..=50).contains(&sensing.spot_deg),
+            "sensing.spot_deg",
+            format!("is {}; it must be from 2 to 50", sensing.spot_deg),
+        )?;
+        check(
             (1..=1000).contains(&sensing.sample_ms),
             "sensing.sample_ms",
             format!("is {}; it must be from 1 to 1000", sensing.sample_ms),
@@ -565,6 +586,24 @@ impl RobotConfig {
             format!(
                 "is {}; it must be from 5 to 95",
                 sensing.mark_contrast_percent
+            ),
+        )?;
+        check(
+            (1..=sensing.mark_contrast_percent).contains(&sensing.faint_contrast_percent),
+            "sensing.faint_contrast_percent",
+            format!(
+                "is {}; it must be from 1 to sensing.mark_contrast_percent ({})",
+                sensing.faint_contrast_percent, sensing.mark_contrast_percent
+            ),
+        )?;
+        // The spot (about 10 degrees) must stay clear of the grid lines on the second look.
+        let most = board.square_deg / 2 - 10;
+        check(
+            (1..=most).contains(&sensing.second_look_offset_deg),
+            "sensing.second_look_offset_deg",
+            format!(
+                "is {}; it must be from 1 to {most} (half a square less 10 degrees)",
+                sensing.second_look_offset_deg
             ),
         )?;
         check(

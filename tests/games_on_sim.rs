@@ -446,6 +446,12 @@ fn with_nothing_pressed_the_robot_parks_and_the_program_ends() {
     let ending = rig.program(14).run_menu();
     assert!(matches!(ending, Ending::Idle), "{ending:?}");
     assert_eq!(rig.screens.last().title, "Parked");
+    // The time as it was set, not rounded to minutes.
+    assert!(
+        rig.screens.last().paragraphs[0].starts_with("Nothing was pressed for 30s,"),
+        "{:?}",
+        rig.screens.last()
+    );
     let waited = rig.sim.world().now();
     assert!(waited >= Duration::from_secs(30) && waited < Duration::from_secs(31));
     rig.assert_safe();

@@ -175,7 +175,7 @@ impl Program<'_> {
             &[&level, "Hands off the paper."],
         ));
         let blank = self.gantry.take_blank_readings()?;
-        log::info!("blank paper per square (%): {:?}", blank.percent);
+        log::info!("blank paper per square (%): {:?}", blank.levels());
         self.gantry.park()?;
         Ok(blank)
     }
@@ -236,14 +236,7 @@ impl Program<'_> {
             let (marks, readings) = self.gantry.read_new_marks(blank, &empty)?;
             self.gantry.park()?;
             for r in &readings {
-                log::info!(
-                    "read {}: blank {}%, darkest {:.1}% over {} samples: {}",
-                    square_name(r.cell),
-                    r.blank_percent,
-                    r.darkest_percent,
-                    r.samples,
-                    if r.marked { "marked" } else { "blank" }
-                );
+                log::info!("read {}: {}", square_name(r.cell), r.describe());
             }
             log::info!("board read in {:.1} s: {marks:?}", self.since(began));
             match marks {

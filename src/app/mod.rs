@@ -278,12 +278,12 @@ impl<'p> Program<'p> {
                     .show(View::new("Goodbye", &["Motors off, pen up."]));
             }
             Ending::Idle => {
-                let minutes = self.settings.idle_timeout.as_secs_f64() / 60.0;
+                let waited = humantime::format_duration(self.settings.idle_timeout);
                 self.panel.activity(Activity::Off);
                 self.panel.show(View::new(
                     "Parked",
                     &[&format!(
-                        "Nothing was pressed for {minutes:.0} min, so I parked and stopped to save the battery."
+                        "Nothing was pressed for {waited}, so I parked and stopped to save the battery."
                     )],
                 ));
             }

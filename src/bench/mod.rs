@@ -6,6 +6,7 @@
 //! overhead drops out. The worst 3 x 3 position is found by timing every reachable position
 //! briefly and then timing the slowest few properly.
 
+pub mod reading;
 pub mod robot;
 
 use crate::ai::original::{best_robot_move, robot_view};

@@ -309,6 +309,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             std::io::Write::write_all(&mut out, format!("{robot}\n").as_bytes())?;
             let engine = crate::bench::run().render();
             std::io::Write::write_all(&mut out, engine.as_bytes())?;
+            let reading = crate::bench::reading::run_all()?;
+            std::io::Write::write_all(&mut out, format!("\n{reading}").as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Config => robot::print_defaults(),

@@ -81,7 +81,7 @@ pub(super) fn calibrate(
                 world.paper_mut(),
                 &config.board,
                 cell,
-                human::HandMark::Fill,
+                human::HandMark::Cross,
             );
             world.press_touch(Duration::from_millis(200));
         }

@@ -7,7 +7,7 @@ use crate::game::Cell;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// The square the human is asked to fill in for calibration: the middle one.
+/// The square the human is asked to mark for calibration: the middle one.
 pub const MARK_SQUARE: Cell = Cell { row: 1, col: 1 };
 
 /// What calibration measured.
@@ -19,7 +19,7 @@ pub struct Calibration {
     pub rows_far_stop_deg: i32,
     /// Blank paper, per square.
     pub blank_percent: [u8; 9],
-    /// The darkest stretch read across the filled square, if a mark was read.
+    /// The darkest stretch read across the test mark, if a mark was read.
     pub mark_percent: Option<f64>,
     /// How far below its top the pen stopped on the paper.
     pub pen_contact_deg: i32,
@@ -34,7 +34,8 @@ impl Calibration {
             return None;
         }
         let halfway = (blank + mark) / 2.0;
-        Some(((1.0 - halfway / blank) * 100.0).round() as u8)
+        // Within the range the config accepts, so the suggestion always loads.
+        Some(((1.0 - halfway / blank) * 100.0).round().clamp(5.0, 95.0) as u8)
     }
 
     /// The pen depth to configure: two degrees past where it meets the paper, so it presses
@@ -148,7 +149,7 @@ pub enum Step {
     /// The pen is lowered onto the sheet's corner to find the paper.
     FindingPaper,
     ReadingPaper,
-    /// The human is asked to fill in this square and press the touch sensor.
+    /// The human is asked to draw an X in this square and press the touch sensor.
     FillIn(Cell),
 }
 
@@ -163,7 +164,8 @@ impl std::fmt::Display for Step {
             Step::ReadingPaper => f.write_str("Reading the blank paper..."),
             Step::FillIn(cell) => write!(
                 f,
-                "Fill in the square at {} with the pen, then press the touch sensor.",
+                "Draw an X across the square at {} with the pen you will play with, then press \
+                 the touch sensor.",
                 square_name(*cell)
             ),
         }
@@ -191,11 +193,12 @@ pub fn calibrate(
     let mark_percent = if wait_for_touch(gantry, wait_for_mark)? {
         let speed = gantry.config().sensing.sweep_speed_deg_per_s;
         let per_stretch = gantry.config().sensing.samples_per_stretch;
-        let readings = gantry.sweep_squares(&[MARK_SQUARE], speed)?;
+        let readings = gantry.sweep_squares(&[MARK_SQUARE], speed, 0)?;
         gantry.park()?;
-        readings
-            .first()
-            .and_then(|(_, samples)| sensing::darkest_stretch(samples, per_stretch))
+        readings.first().and_then(|(_, samples)| {
+            let percents: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+            sensing::darkest_stretch(&percents, per_stretch)
+        })
     } else {
         None
     };
@@ -203,7 +206,7 @@ pub fn calibrate(
         homing,
         columns_far_stop_deg,
         rows_far_stop_deg,
-        blank_percent: blank.percent,
+        blank_percent: blank.levels(),
         mark_percent,
         pen_contact_deg,
     })

@@ -7,7 +7,7 @@
 //! instants of a move, because a motor starting from rest reads as stalled for a moment.
 
 use super::plan::{self, Path, Sweep};
-use super::sensing::{self, NewMarks, Sample, SquareReading};
+use super::sensing::{self, BlankSquare, Evidence, Look, NewMarks, Sample, SquareReading};
 use super::stall::{StallWatch, Stillness, Verdict};
 use super::{Axis, MotionError, StopRequest};
 use crate::config::{AxisPoint, HomingConfig, RobotConfig};
@@ -27,15 +27,20 @@ pub struct HomingReport {
     pub took: Duration,
 }
 
-/// Each square's blank-paper level, measured once the grid is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Each square's blank paper (level and noise), measured once the grid is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlankPaper {
-    pub percent: [u8; 9],
+    pub squares: [BlankSquare; 9],
 }
 
 impl BlankPaper {
-    pub fn of(&self, cell: Cell) -> u8 {
-        self.percent[cell.index(3)]
+    pub fn of(&self, cell: Cell) -> BlankSquare {
+        self.squares[cell.index(3)]
+    }
+
+    /// Each square's level, rounded to whole percent, row by row.
+    pub fn levels(&self) -> [u8; 9] {
+        self.squares.map(|s| s.level.round() as u8)
     }
 }
 
@@ -67,6 +72,9 @@ pub struct Gantry {
     homed: [bool; 3],
     /// Honoured at every poll of every motion; `None` while the machine is being made safe.
     stop: Option<StopRequest>,
+    /// The time between two colour readings as measured on the last sweep (it can be longer
+    /// than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
+    read_period: Option<Duration>,
 }
 
 impl Gantry {
@@ -76,6 +84,7 @@ impl Gantry {
             config,
             homed: [false; 3],
             stop: Some(StopRequest::new()),
+            read_period: None,
         }
     }
 
@@ -645,13 +654,14 @@ impl Gantry {
         })
     }
 
-    /// Sweeps the sensor across `cells` (pen up) at `speed_deg_per_s` and returns each square's
-    /// readings.
+    /// Sweeps the sensor across `cells` (pen up) at `speed_deg_per_s`, along each row's centre
+    /// line moved by `rows_offset_deg`, and returns each square's readings.
     pub fn sweep_squares(
         &mut self,
         cells: &[Cell],
         speed_deg_per_s: u32,
-    ) -> Result<Vec<(Cell, Vec<u8>)>> {
+        rows_offset_deg: i32,
+    ) -> Result<Vec<(Cell, Vec<Sample>)>> {
         self.guarded(|g| {
             g.move_pen(0)?;
             let offset = g.config.sensing.sensor_offset_deg;
@@ -659,7 +669,8 @@ impl Gantry {
             let sensor_at = AxisPoint::new(at.columns - offset.columns, at.rows - offset.rows);
             let plan = plan::sweeps(&g.config, cells, sensor_at);
             let mut out = Vec::new();
-            for sweep in plan {
+            for mut sweep in plan {
+                sweep.rows_deg += rows_offset_deg;
                 let samples = g.sweep(&sweep, speed_deg_per_s)?;
                 for (cell, window) in &sweep.squares {
                     out.push((*cell, sensing::in_window(&samples, window)));
@@ -687,52 +698,140 @@ impl Gantry {
                 let columns = g.robot.columns.position_deg()?;
                 let percent = g.robot.light.reflected_percent()?;
                 samples.push(Sample {
-                    columns_deg: columns - offset.columns,
+                    at: AxisPoint::new(columns - offset.columns, sweep.rows_deg),
+                    time: now,
                     percent,
                 });
             }
             Ok(())
         })?;
+        if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
+            if samples.len() > 2 {
+                self.read_period = Some((last.time - first.time) / (samples.len() as u32 - 1));
+            }
+        }
         Ok(samples)
     }
 
-    /// Reads every square of the freshly drawn grid as its blank-paper level. Blank paper needs
-    /// only a median, not a mark's few dark readings, so this sweep runs at travel speed.
+    /// The time between two colour readings: as last measured, or as configured before any
+    /// sweep, whichever is longer.
+    pub fn read_period(&self) -> Duration {
+        let asked = Duration::from_millis(self.config.sensing.sample_ms);
+        self.read_period
+            .map_or(asked, |measured| measured.max(asked))
+    }
+
+    /// The speed at which readings come at most `fraction` of the sensor's spot apart, and at
+    /// most `most_deg_per_s`.
+    fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
+        let spacing_deg = f64::from(self.config.sensing.spot_deg) * fraction;
+        let fits = spacing_deg / self.read_period().as_secs_f64().max(1e-3);
+        (fits as u32).clamp(1, most_deg_per_s.max(1))
+    }
+
+    /// Reads every square of the freshly drawn grid as its blank paper: level and noise. Blank
+    /// paper needs only a median and a spread, not a mark's few dark readings, so this sweep runs
+    /// at travel speed.
     pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
         let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
-        let readings = self.sweep_squares(&cells, self.config.columns.speed_deg_per_s)?;
-        let mut percent = [0u8; 9];
+        let readings = self.sweep_squares(&cells, self.config.columns.speed_deg_per_s, 0)?;
+        let mut percents = vec![Vec::new(); 9];
         for (cell, samples) in readings {
-            let level = sensing::blank_level(&samples).ok_or_else(|| MotionError::Unread {
-                square: square_name(cell),
-            })?;
-            if level < self.config.sensing.min_blank_percent {
-                return Err(MotionError::NoPaper {
+            if samples.is_empty() {
+                return Err(MotionError::Unread {
                     square: square_name(cell),
-                    percent: level,
                 });
             }
-            percent[cell.index(3)] = level;
+            percents[cell.index(3)] = samples.iter().map(|s| s.percent).collect();
         }
-        Ok(BlankPaper { percent })
+        let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
+            square: square_name(cells[0]),
+        })?;
+        let mut squares = [pooled[0]; 9];
+        for (i, square) in pooled.into_iter().enumerate() {
+            if square.level < f64::from(self.config.sensing.min_blank_percent) {
+                return Err(MotionError::NoPaper {
+                    square: square_name(cells[i]),
+                    percent: square.level.round() as u8,
+                });
+            }
+            squares[i] = square;
+        }
+        Ok(BlankPaper { squares })
     }
 
     /// Reads the squares in `empty` and says which now hold a new mark.
+    ///
+    /// The first look runs along each row's centre line. If it finds no clear mark, the empty
+    /// squares are read again along two lines `sensing.second_look_offset_deg` either side of
+    /// the centre, so a mark drawn off centre is found before the robot says there is none.
+    /// A square still borderline then (one faint dip) gets a last, slow and dense look along
+    /// all three lines. So reading is as fast as before when the mark is plain, and only the
+    /// doubtful squares cost more.
     pub fn read_new_marks(
         &mut self,
         blank: &BlankPaper,
         empty: &[Cell],
     ) -> Result<(NewMarks, Vec<SquareReading>)> {
         let sensing = self.config.sensing.clone();
-        let mut judged = Vec::new();
-        for (cell, samples) in self.sweep_squares(empty, sensing.sweep_speed_deg_per_s)? {
-            let reading = SquareReading::judge(cell, blank.of(cell), &samples, &sensing)
-                .ok_or_else(|| MotionError::Unread {
-                    square: square_name(cell),
-                })?;
-            judged.push(reading);
+        let mut readings: Vec<SquareReading> = empty
+            .iter()
+            .map(|&cell| SquareReading {
+                cell,
+                blank: blank.of(cell),
+                looks: Vec::new(),
+                evidence: Evidence::Blank,
+            })
+            .collect();
+        // Readings at most 0.4 of the spot apart: a stroke as wide as a fifth of the spot then
+        // still falls under at least two of them.
+        let fast = self.reading_speed(0.4, sensing.sweep_speed_deg_per_s);
+        let offset = sensing.second_look_offset_deg;
+        self.look(&mut readings, empty, fast, &[0])?;
+        if !readings.iter().any(SquareReading::marked) {
+            self.look(&mut readings, empty, fast, &[offset, -offset])?;
         }
-        Ok((NewMarks::from_readings(&judged), judged))
+        let doubtful: Vec<Cell> = readings
+            .iter()
+            .filter(|r| r.evidence == Evidence::Borderline)
+            .map(|r| r.cell)
+            .collect();
+        if !doubtful.is_empty() {
+            // Twice as dense: a faint line's darkest point is then read nearly dead on.
+            let slow = self.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
+            self.look(&mut readings, &doubtful, slow, &[0, offset, -offset])?;
+        }
+        Ok((NewMarks::from_readings(&readings), readings))
+    }
+
+    /// Sweeps `cells` along the lines at `offsets` from their centres and judges them again with
+    /// what every look so far showed.
+    fn look(
+        &mut self,
+        readings: &mut [SquareReading],
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        offsets: &[i32],
+    ) -> Result<()> {
+        let sensing = self.config.sensing.clone();
+        for &offset in offsets {
+            for (cell, samples) in self.sweep_squares(cells, speed_deg_per_s, offset)? {
+                let reading = readings
+                    .iter_mut()
+                    .find(|r| r.cell == cell)
+                    .expect("every swept square has a reading");
+                let look = Look::of(&reading.blank, &samples, &sensing).ok_or_else(|| {
+                    MotionError::Unread {
+                        square: square_name(cell),
+                    }
+                })?;
+                reading.looks.push(look);
+            }
+        }
+        for reading in readings.iter_mut().filter(|r| cells.contains(&r.cell)) {
+            reading.evidence = sensing::judge(&reading.blank, &reading.looks, &sensing);
+        }
+        Ok(())
     }
 
     /// Drives a homed axis forward into its far stop and returns where that is, then goes back

@@ -229,7 +229,8 @@ mod tests {
 
     #[test]
     fn sweeps_snake_through_only_the_rows_with_squares_to_read() {
-        let config = config();
+        let mut config = config();
+        config.sensing.sweep_deg = 80;
         let cells = [
             Cell { row: 0, col: 0 },
             Cell { row: 0, col: 2 },

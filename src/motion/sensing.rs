@@ -1,28 +1,51 @@
 //! Deciding from colour-sensor samples which squares hold a mark.
 //!
-//! Why relative thresholds: the original robot compared one reading at each square's centre
-//! with a fixed 25 %. Paper is not equally white everywhere, the sensor's height changes the
-//! level, and a hand-drawn X or O may leave a square's centre blank. So every square is compared
-//! with its own blank-paper level, measured when the grid was drawn, and the sensor sweeps across
-//! the square so that strokes crossing the sweep are seen as well as a filled square.
+//! Why relative to each square, and why in units of its noise: paper is not equally white
+//! everywhere, the sensor's height changes the level, and sensors differ in noise. When the grid
+//! is drawn, every square's blank paper is read: its level (the median) and its noise (a robust
+//! spread). A square is then judged by how much darker than its own paper its darkest few
+//! readings are, against thresholds that are the larger of a contrast floor and a multiple of
+//! that square's noise.
+//!
+//! Why two thresholds and a second look: a filled square or a pen stroke crossing the sweep dips
+//! deep, but a thin stroke under a wider spot covers only part of it (a stroke a third of the
+//! spot wide at most darkens it by about 40 % of the ink's contrast), and a pencil line is
+//! fainter still. One dip between the faint floor and the clear threshold could be a smudge or a
+//! mark, so such a square is read again, slower and along other lines; a mark crosses more than
+//! one line, a dot does not. A square with a dip above the clear threshold on any line, or above
+//! the faint floor on two, is marked.
+//!
+//! Thresholds: clear at 5 and faint at 4.5 times the noise of a stretch's mean, so that noise
+//! alone (uniform noise of a few percent, whole-percent readings, and a local baseline of its
+//! own) stays below them over the hundreds of stretches a board reading takes.
+//!
+//! The smallest mark that counts, with the defaults (floors 15 % and 6 % of the paper's level,
+//! a 10-degree spot, lines 25 degrees apart): a dot of black ink about 4 degrees across under
+//! the spot (it covers 16 % of it: 14 % darker), or any stroke that crosses two of the lines at
+//! least 6 % darker than the paper. A smaller dot, or a smudge on one line only, is not a mark.
 
-use crate::config::SensingConfig;
+use crate::config::{AxisPoint, SensingConfig};
 use crate::game::Cell;
 use std::ops::RangeInclusive;
+use std::time::Duration;
 
-/// One reading taken while sweeping: where the sensor's spot was, and what it read.
+/// One reading taken while sweeping: where the sensor's spot was, when, and what it read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sample {
-    pub columns_deg: i32,
+    /// The spot's centre on the paper, in the pen's axis degrees.
+    pub at: AxisPoint,
+    /// When the reading was taken, on the robot's clock.
+    pub time: Duration,
     pub percent: u8,
 }
 
-/// The readings that fall in a square's window, in the order they were taken.
-pub fn in_window(samples: &[Sample], window: &RangeInclusive<i32>) -> Vec<u8> {
+/// The readings whose spot lies in a square's window along the sweep, in the order they were
+/// taken.
+pub fn in_window(samples: &[Sample], window: &RangeInclusive<i32>) -> Vec<Sample> {
     samples
         .iter()
-        .filter(|s| window.contains(&s.columns_deg))
-        .map(|s| s.percent)
+        .filter(|s| window.contains(&s.at.columns))
+        .copied()
         .collect()
 }
 
@@ -44,37 +67,221 @@ pub fn darkest_stretch(readings: &[u8], per_stretch: usize) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
-/// What a sweep made of one square.
+/// One square's blank paper, read when the grid was drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlankSquare {
+    /// The median reading, in percent.
+    pub level: f64,
+    /// The readings' spread, as a standard deviation estimated from their median absolute
+    /// deviation (one dark speck cannot move it), in percent; at least half a percent, the
+    /// sensor's resolution.
+    pub noise: f64,
+}
+
+impl BlankSquare {
+    /// Level and noise from a square's blank readings; `None` without readings.
+    pub fn from_readings(readings: &[u8]) -> Option<BlankSquare> {
+        let level = f64::from(blank_level(readings)?);
+        Some(BlankSquare {
+            level,
+            noise: robust_spread(readings.iter().map(|&r| f64::from(r) - level)),
+        })
+    }
+
+    /// Every square's level from its own readings, and one noise for all of them from all the
+    /// readings: the noise is the sensor's, and a dozen readings per square would estimate it
+    /// coarsely (whole percents) where a hundred estimate it well. `None` if a square has no
+    /// readings.
+    pub fn pooled(squares: &[Vec<u8>]) -> Option<Vec<BlankSquare>> {
+        let levels: Vec<f64> = squares
+            .iter()
+            .map(|r| blank_level(r).map(f64::from))
+            .collect::<Option<_>>()?;
+        let noise = robust_spread(
+            squares
+                .iter()
+                .zip(&levels)
+                .flat_map(|(r, &level)| r.iter().map(move |&x| f64::from(x) - level)),
+        );
+        Some(
+            levels
+                .into_iter()
+                .map(|level| BlankSquare { level, noise })
+                .collect(),
+        )
+    }
+
+    /// The contrast thresholds for this square, as fractions of its level: (clear, faint).
+    pub fn thresholds(&self, settings: &SensingConfig) -> (f64, f64) {
+        // The noise of a mean over a stretch of readings, relative to the paper.
+        let stretch_noise =
+            self.noise / self.level.max(1.0) / (settings.samples_per_stretch.max(1) as f64).sqrt();
+        let clear = (f64::from(settings.mark_contrast_percent) / 100.0).max(5.0 * stretch_noise);
+        let faint = (f64::from(settings.faint_contrast_percent) / 100.0).max(4.5 * stretch_noise);
+        (clear, faint.min(clear))
+    }
+
+    /// How much darker than this paper a reading of `percent` is, as a fraction of its level.
+    pub fn contrast(&self, percent: f64) -> f64 {
+        (self.level - percent) / self.level.max(1.0)
+    }
+}
+
+/// A standard deviation from deviations, with the largest 5 % (specks of dust, a stray
+/// reading) left out: the root mean square of the rest; at least half a percent, the
+/// sensor's resolution. (The median absolute deviation would be more robust, but with whole
+/// percent readings and even noise it reads a third low, and the thresholds built on it let
+/// noise through.)
+fn robust_spread(deviations: impl Iterator<Item = f64>) -> f64 {
+    let mut deviations: Vec<f64> = deviations.map(f64::abs).collect();
+    if deviations.is_empty() {
+        return 0.5;
+    }
+    deviations.sort_by(f64::total_cmp);
+    let kept = &deviations[..(deviations.len() * 95).div_ceil(100)];
+    let mean_square = kept.iter().map(|d| d * d).sum::<f64>() / kept.len() as f64;
+    mean_square.sqrt().max(0.5)
+}
+
+/// What one pass along one line showed of one square.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    /// The rows coordinate of the line swept.
+    pub rows_deg: i32,
+    pub samples: usize,
+    /// The darkest stretch's contrast against the square's blank level (0.3: 30 % darker).
+    pub depth: f64,
+    /// The deepest stretch's contrast against the paper on either side of it.
+    pub local_depth: f64,
+    /// The mean distance between readings along the line, in degrees.
+    pub spacing_deg: f64,
+}
+
+impl Look {
+    /// The look of `samples` (one line over one square); `None` without readings.
+    ///
+    /// Two depths: against the square's blank level (a filled square reads dark all along, so
+    /// only the blank level shows it), and against the paper on either side of each stretch
+    /// (the median of the readings [`LOCAL_PAPER_DEG`] either side of it). Paper is not equally
+    /// white, and a line off centre or a long line can drift by a few percent; the faint test
+    /// uses the local depth, which such a drift does not move, while a stroke's dip, narrower
+    /// than the span, stands out of it.
+    pub fn of(blank: &BlankSquare, samples: &[Sample], settings: &SensingConfig) -> Option<Look> {
+        let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+        let darkest = darkest_stretch(&readings, settings.samples_per_stretch)?;
+        let n = settings.samples_per_stretch.clamp(1, readings.len());
+        let local_depth = (0..=readings.len() - n)
+            .map(|start| {
+                let stretch = &samples[start..start + n];
+                let mean = stretch.iter().map(|s| f64::from(s.percent)).sum::<f64>() / n as f64;
+                let centre = stretch[n / 2].at.columns;
+                let around: Vec<u8> = samples
+                    .iter()
+                    .filter(|s| {
+                        (LOCAL_PAPER_DEG.start()..=LOCAL_PAPER_DEG.end())
+                            .contains(&&(s.at.columns - centre).abs())
+                    })
+                    .map(|s| s.percent)
+                    .collect();
+                let paper = blank_level(&around).map_or(blank.level, f64::from);
+                (paper - mean) / paper.max(1.0)
+            })
+            .fold(0.0, f64::max);
+        let spacing_deg = match (samples.first(), samples.last()) {
+            (Some(first), Some(last)) if samples.len() > 1 => {
+                f64::from((last.at.columns - first.at.columns).abs()) / (samples.len() - 1) as f64
+            }
+            _ => 0.0,
+        };
+        Some(Look {
+            rows_deg: samples[0].at.rows,
+            samples: samples.len(),
+            depth: blank.contrast(darkest),
+            local_depth,
+            spacing_deg,
+        })
+    }
+}
+
+/// Where the paper beside a stretch is taken from, in degrees either side of it: beyond a spot
+/// (so a stroke's own dip, a spot plus the stroke wide, is not its own baseline) and within two
+/// (so the paper's drift over that span is small).
+pub const LOCAL_PAPER_DEG: RangeInclusive<i32> = 9..=20;
+
+/// What the looks at a square add up to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// Nothing darker than the faint floor.
+    Blank,
+    /// One dip between the faint floor and the clear threshold: read it again before deciding.
+    Borderline,
+    Marked,
+}
+
+/// Judges a square from its looks: marked with a dip past the clear threshold on any line or
+/// past the faint floor on two different lines; borderline with one faint dip.
+pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
+    let (clear, faint) = blank.thresholds(settings);
+    if looks.iter().any(|l| l.depth >= clear) {
+        return Evidence::Marked;
+    }
+    let mut faint_lines: Vec<i32> = looks
+        .iter()
+        .filter(|l| l.local_depth >= faint)
+        .map(|l| l.rows_deg)
+        .collect();
+    faint_lines.sort_unstable();
+    faint_lines.dedup();
+    match faint_lines.len() {
+        0 => Evidence::Blank,
+        1 => Evidence::Borderline,
+        _ => Evidence::Marked,
+    }
+}
+
+/// What the reading of one square came to, with every look, for the log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SquareReading {
     pub cell: Cell,
-    /// The square's blank-paper level.
-    pub blank_percent: u8,
-    /// Its darkest stretch now.
-    pub darkest_percent: f64,
-    pub samples: usize,
-    pub marked: bool,
+    pub blank: BlankSquare,
+    pub looks: Vec<Look>,
+    pub evidence: Evidence,
 }
 
 impl SquareReading {
-    /// Judges a square from its readings now and its blank level; `None` when the sweep left no
-    /// readings in it.
-    pub fn judge(
-        cell: Cell,
-        blank_percent: u8,
-        readings: &[u8],
-        settings: &SensingConfig,
-    ) -> Option<SquareReading> {
-        let darkest = darkest_stretch(readings, settings.samples_per_stretch)?;
-        let limit =
-            f64::from(blank_percent) * (1.0 - f64::from(settings.mark_contrast_percent) / 100.0);
-        Some(SquareReading {
-            cell,
-            blank_percent,
-            darkest_percent: darkest,
-            samples: readings.len(),
-            marked: darkest < limit,
-        })
+    pub fn marked(&self) -> bool {
+        self.evidence == Evidence::Marked
+    }
+
+    /// The reading in words: "blank 70 %, noise 1.2 %; centre line 12 samples 4.0° apart: 38 %
+    /// darker; ...: marked".
+    pub fn describe(&self) -> String {
+        let looks: Vec<String> = self
+            .looks
+            .iter()
+            .map(|l| {
+                format!(
+                    "line at rows {} deg, {} samples {:.1} deg apart: {:.0}% darker ({:.0}% than \
+                     the paper beside it)",
+                    l.rows_deg,
+                    l.samples,
+                    l.spacing_deg,
+                    l.depth * 100.0,
+                    l.local_depth * 100.0
+                )
+            })
+            .collect();
+        format!(
+            "paper {:.0}%, noise {:.1}%; {}: {}",
+            self.blank.level,
+            self.blank.noise,
+            looks.join("; "),
+            match self.evidence {
+                Evidence::Blank => "blank",
+                Evidence::Borderline => "not sure",
+                Evidence::Marked => "marked",
+            }
+        )
     }
 }
 
@@ -91,7 +298,7 @@ impl NewMarks {
     pub fn from_readings(readings: &[SquareReading]) -> NewMarks {
         let mut marked: Vec<Cell> = readings
             .iter()
-            .filter(|r| r.marked)
+            .filter(|r| r.marked())
             .map(|r| r.cell)
             .collect();
         marked.sort();
@@ -111,62 +318,166 @@ mod tests {
         SensingConfig::default()
     }
 
-    const CELL: Cell = Cell { row: 1, col: 2 };
+    const PAPER: BlankSquare = BlankSquare {
+        level: 70.0,
+        noise: 1.5,
+    };
+
+    /// A look along the line at `rows` whose darkest stretch reads `darkest` percent.
+    fn look(rows: i32, darkest: f64) -> Look {
+        Look {
+            rows_deg: rows,
+            samples: 20,
+            depth: PAPER.contrast(darkest),
+            local_depth: PAPER.contrast(darkest),
+            spacing_deg: 4.0,
+        }
+    }
 
     #[test]
-    fn the_blank_level_is_the_median() {
+    fn the_blank_level_is_the_median_and_the_noise_a_robust_spread() {
         assert_eq!(blank_level(&[70, 71, 12, 69, 72]), Some(70));
         assert_eq!(blank_level(&[]), None);
+        let mut readings = vec![70, 71, 69, 72, 68, 70, 71, 69, 70, 70, 72, 68, 69, 71, 70];
+        readings.extend([70, 69, 71, 70, 12]);
+        let paper = BlankSquare::from_readings(&readings).unwrap();
+        assert_eq!(paper.level, 70.0);
+        assert!(
+            (0.8..1.5).contains(&paper.noise),
+            "one speck in twenty does not count: {paper:?}"
+        );
+        let still = BlankSquare::from_readings(&[70, 70, 70]).unwrap();
+        assert_eq!(still.noise, 0.5, "never below the sensor's resolution");
+        let pooled = BlankSquare::pooled(&[vec![70, 72, 68], vec![50, 52, 48]]).unwrap();
+        assert_eq!((pooled[0].level, pooled[1].level), (70.0, 50.0));
+        assert_eq!(pooled[0].noise, pooled[1].noise, "one sensor, one noise");
+        assert!(BlankSquare::pooled(&[vec![70], vec![]]).is_none());
     }
 
     #[test]
-    fn a_pen_line_crossing_the_sweep_marks_the_square() {
-        let readings = [70, 71, 69, 40, 12, 11, 38, 70, 70];
-        let reading = SquareReading::judge(CELL, 70, &readings, &settings()).unwrap();
-        assert!(reading.marked, "{reading:?}");
+    fn samples_are_given_to_the_square_whose_window_holds_their_spot() {
+        let at = |columns| Sample {
+            at: AxisPoint::new(columns, 70),
+            time: Duration::ZERO,
+            percent: 70,
+        };
+        let samples = [at(25), at(30), at(110), at(111)];
+        assert_eq!(in_window(&samples, &(30..=110)).len(), 2);
     }
 
     #[test]
-    fn one_dark_reading_alone_is_noise() {
-        let readings = [70, 71, 69, 20, 70, 70];
-        let reading = SquareReading::judge(CELL, 70, &readings, &settings()).unwrap();
-        assert!(!reading.marked, "{reading:?}");
+    fn a_deep_dip_on_one_line_is_a_mark() {
+        assert_eq!(
+            judge(&PAPER, &[look(170, 12.0)], &settings()),
+            Evidence::Marked
+        );
+        // A thin black stroke: 40 % of the ink's contrast.
+        assert_eq!(
+            judge(&PAPER, &[look(170, 46.0)], &settings()),
+            Evidence::Marked
+        );
     }
 
     #[test]
-    fn dim_paper_is_judged_against_its_own_blank_level() {
+    fn a_faint_dip_on_one_line_needs_a_second_look_and_a_second_line() {
+        let faint = 64.0; // 8.6 % darker
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint)], &settings()),
+            Evidence::Borderline
+        );
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint), look(145, faint)], &settings()),
+            Evidence::Marked
+        );
+        // The same line read twice is still one line: a dot, not a stroke.
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint), look(170, faint)], &settings()),
+            Evidence::Borderline
+        );
+    }
+
+    #[test]
+    fn paper_that_darkens_along_the_line_is_not_a_faint_mark_but_a_narrow_dip_is() {
+        let line = |dip: bool| -> Vec<Sample> {
+            (0..36)
+                .map(|i| {
+                    let columns = 130 + 2 * i;
+                    // 8 % darker from one end to the other.
+                    let mut percent = 70.0 - 5.6 * f64::from(i) / 35.0;
+                    if dip && (168..=172).contains(&columns) {
+                        percent -= 6.0;
+                    }
+                    Sample {
+                        at: AxisPoint::new(columns, 195),
+                        time: Duration::ZERO,
+                        percent: percent.round() as u8,
+                    }
+                })
+                .collect()
+        };
+        let drift = Look::of(&PAPER, &line(false), &settings()).unwrap();
+        assert!(drift.local_depth < 0.03, "{drift:?}");
+        let stroke = Look::of(&PAPER, &line(true), &settings()).unwrap();
+        assert!(stroke.local_depth > 0.07, "{stroke:?}");
+    }
+
+    #[test]
+    fn noise_alone_is_blank_and_a_noisier_paper_raises_the_thresholds() {
+        assert_eq!(
+            judge(&PAPER, &[look(170, 67.0)], &settings()),
+            Evidence::Blank
+        );
+        let noisy = BlankSquare {
+            level: 70.0,
+            noise: 4.0,
+        };
+        let (clear, faint) = noisy.thresholds(&settings());
+        let (quiet_clear, quiet_faint) = PAPER.thresholds(&settings());
+        assert!(
+            clear >= quiet_clear && faint > quiet_faint,
+            "{clear} {faint}"
+        );
+        assert!(faint > 4.5 * 4.0 / 70.0 / 2f64.sqrt() - 1e-9);
+    }
+
+    #[test]
+    fn dim_paper_is_judged_against_its_own_level() {
         // A dim sensor: paper reads 35, ink 5. A fixed threshold of 25 would see neither right.
-        let blank = SquareReading::judge(CELL, 35, &[35, 34, 36, 35], &settings()).unwrap();
-        let inked = SquareReading::judge(CELL, 35, &[35, 6, 5, 34], &settings()).unwrap();
-        assert!(!blank.marked && inked.marked);
-    }
-
-    #[test]
-    fn squares_swept_too_fast_to_read_are_not_judged() {
-        assert_eq!(SquareReading::judge(CELL, 70, &[], &settings()), None);
+        let dim = BlankSquare {
+            level: 35.0,
+            noise: 1.0,
+        };
+        let look_at = |darkest: f64| Look {
+            rows_deg: 170,
+            samples: 20,
+            depth: dim.contrast(darkest),
+            local_depth: dim.contrast(darkest),
+            spacing_deg: 4.0,
+        };
+        assert_eq!(judge(&dim, &[look_at(34.0)], &settings()), Evidence::Blank);
+        assert_eq!(judge(&dim, &[look_at(6.0)], &settings()), Evidence::Marked);
     }
 
     #[test]
     fn new_marks_are_none_one_or_several() {
-        let read = |cell, marked| SquareReading {
+        let read = |cell, evidence| SquareReading {
             cell,
-            blank_percent: 70,
-            darkest_percent: if marked { 10.0 } else { 70.0 },
-            samples: 10,
-            marked,
+            blank: PAPER,
+            looks: vec![],
+            evidence,
         };
         let a = Cell { row: 0, col: 0 };
         let b = Cell { row: 2, col: 1 };
         assert_eq!(
-            NewMarks::from_readings(&[read(a, false), read(b, false)]),
+            NewMarks::from_readings(&[read(a, Evidence::Blank), read(b, Evidence::Borderline)]),
             NewMarks::None
         );
         assert_eq!(
-            NewMarks::from_readings(&[read(a, false), read(b, true)]),
+            NewMarks::from_readings(&[read(a, Evidence::Blank), read(b, Evidence::Marked)]),
             NewMarks::One(b)
         );
         assert_eq!(
-            NewMarks::from_readings(&[read(b, true), read(a, true)]),
+            NewMarks::from_readings(&[read(b, Evidence::Marked), read(a, Evidence::Marked)]),
             NewMarks::Several(vec![a, b])
         );
     }

@@ -14,6 +14,14 @@ pub enum HandMark {
     Cross,
     /// An O.
     Ring,
+    /// An X whose crossing is well off the square's centre line (20 degrees toward the next
+    /// row), as a hurried hand draws it.
+    CrossOffCentre,
+    /// A small O (a fifth of the square across) drawn off centre, clear of the square's
+    /// centre line.
+    SmallRingOffCentre,
+    /// A dot or smudge about 2 degrees across: not a mark.
+    Dot,
 }
 
 impl HandMark {
@@ -58,15 +66,33 @@ pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark
                 &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
             );
         }
-        HandMark::Ring => {
-            let radius = side * 0.3;
-            let points: Vec<PaperPoint> = (0..=24)
-                .map(|i| {
-                    let a = f64::from(i) / 24.0 * std::f64::consts::TAU;
-                    p(cx + radius * a.cos(), cy + radius * 0.9 * a.sin())
-                })
-                .collect();
-            paper.draw(Author::Human, &points);
+        HandMark::Ring => ring(paper, cx, cy, side * 0.3),
+        HandMark::CrossOffCentre => {
+            let half = side * 0.22;
+            let cy = cy + side * 0.2;
+            paper.draw(
+                Author::Human,
+                &[p(cx - half, cy - half + 2.0), p(cx + half, cy + half)],
+            );
+            paper.draw(
+                Author::Human,
+                &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
+            );
         }
+        HandMark::SmallRingOffCentre => {
+            ring(paper, cx - side * 0.15, cy - side * 0.22, side * 0.1);
+        }
+        HandMark::Dot => paper.draw(Author::Human, &[p(cx + 5.0, cy), p(cx + 6.0, cy)]),
     }
+}
+
+/// A hand-drawn O around (`cx`, `cy`), a little flattened.
+fn ring(paper: &mut Paper, cx: f64, cy: f64, radius: f64) {
+    let points: Vec<PaperPoint> = (0..=24)
+        .map(|i| {
+            let a = f64::from(i) / 24.0 * std::f64::consts::TAU;
+            PaperPoint::new(cx + radius * a.cos(), cy + radius * 0.9 * a.sin())
+        })
+        .collect();
+    paper.draw(Author::Human, &points);
 }

@@ -38,10 +38,16 @@ pub struct PaperLook {
     /// Reflected light of blank paper, which varies a little across the sheet (percent).
     pub white_percent: f64,
     pub white_variation_percent: f64,
-    /// Reflected light of ink (percent).
+    /// Reflected light of the robot's ink (percent).
     pub ink_percent: f64,
-    /// Width of a pen line, in degrees.
+    /// Width of the robot's pen line, in degrees.
     pub pen_width_deg: f64,
+    /// Width of the human's pen line, in degrees: a fine pen under a 10-degree spot is a third
+    /// of it or less.
+    pub human_pen_width_deg: f64,
+    /// Reflected light of the human's ink (percent): a black pen reads like the robot's ink, a
+    /// pencil about a quarter darker than the paper.
+    pub human_ink_percent: f64,
     /// Diameter of the spot the sensor averages over, in degrees.
     pub sensor_spot_deg: f64,
 }
@@ -53,7 +59,27 @@ impl Default for PaperLook {
             white_variation_percent: 6.0,
             ink_percent: 10.0,
             pen_width_deg: 6.0,
+            human_pen_width_deg: 3.5,
+            human_ink_percent: 10.0,
             sensor_spot_deg: 10.0,
+        }
+    }
+}
+
+impl PaperLook {
+    /// The width of `author`'s pen line, in degrees.
+    pub fn pen_width(&self, author: Author) -> f64 {
+        match author {
+            Author::Robot => self.pen_width_deg,
+            Author::Human => self.human_pen_width_deg,
+        }
+    }
+
+    /// The reflected light of `author`'s ink, in percent.
+    pub fn ink(&self, author: Author) -> f64 {
+        match author {
+            Author::Robot => self.ink_percent,
+            Author::Human => self.human_ink_percent,
         }
     }
 }
@@ -68,7 +94,8 @@ pub struct Paper {
     min: PaperPoint,
     width: usize,
     height: usize,
-    ink: Vec<bool>,
+    /// The reflected light of the darkest ink on each cell, or `None` for blank paper.
+    ink: Vec<Option<f32>>,
 }
 
 impl Paper {
@@ -83,7 +110,7 @@ impl Paper {
             min,
             width,
             height,
-            ink: vec![false; width * height],
+            ink: vec![None; width * height],
         }
     }
 
@@ -107,8 +134,8 @@ impl Paper {
         };
         match last {
             Some(last) if last.distance_to(at) < 0.05 => return,
-            Some(last) => self.ink_segment(last, at),
-            None => self.ink_segment(at, at),
+            Some(last) => self.ink_segment(author, last, at),
+            None => self.ink_segment(author, at, at),
         }
         let stroke = self.drawing.get_or_insert_with(|| Stroke {
             author,
@@ -131,7 +158,7 @@ impl Paper {
     pub fn clear(&mut self) {
         self.strokes.clear();
         self.drawing = None;
-        self.ink.fill(false);
+        self.ink.fill(None);
     }
 
     /// The pen leaves the paper.
@@ -150,39 +177,43 @@ impl Paper {
         self.lift();
     }
 
+    /// The ink of each cell of the sensor's spot around `at` (`None` for blank paper).
+    fn spot(&self, at: PaperPoint) -> impl Iterator<Item = Option<f32>> + '_ {
+        let radius = self.look.sensor_spot_deg / 2.0;
+        let r = radius.ceil() as i64;
+        (-r..=r)
+            .flat_map(move |dy| (-r..=r).map(move |dx| (dx as f64, dy as f64)))
+            .filter(move |(x, y)| x.hypot(*y) <= radius)
+            .map(move |(x, y)| {
+                self.cell(at.columns + x, at.rows + y)
+                    .and_then(|i| self.ink[i])
+            })
+    }
+
     /// How much of the sensor's spot around `at` is ink, from 0 to 1.
     pub fn ink_cover(&self, at: PaperPoint) -> f64 {
-        let radius = self.look.sensor_spot_deg / 2.0;
         let (mut inked, mut all) = (0u32, 0u32);
-        let r = radius.ceil() as i64;
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let (x, y) = (dx as f64, dy as f64);
-                if x.hypot(y) > radius {
-                    continue;
-                }
-                all += 1;
-                if self.is_inked(at.columns + x, at.rows + y) {
-                    inked += 1;
-                }
-            }
+        for cell in self.spot(at) {
+            all += 1;
+            inked += u32::from(cell.is_some());
         }
         f64::from(inked) / f64::from(all.max(1))
     }
 
-    /// Reflected light at `at` before sensor noise: the paper's white, darkened by ink.
+    /// Reflected light at `at` before sensor noise: the paper's white, darkened by the ink
+    /// under the spot, each cell by its own ink.
     pub fn reflected_percent(&self, at: PaperPoint) -> f64 {
         let look = &self.look;
         let white = look.white_percent
             + look.white_variation_percent
                 * (at.columns / 97.0).sin()
                 * (at.rows / 83.0 + 0.5).cos();
-        let cover = self.ink_cover(at);
-        white * (1.0 - cover) + look.ink_percent * cover
-    }
-
-    fn is_inked(&self, columns: f64, rows: f64) -> bool {
-        self.cell(columns, rows).is_some_and(|i| self.ink[i])
+        let (mut sum, mut all) = (0.0, 0u32);
+        for cell in self.spot(at) {
+            all += 1;
+            sum += cell.map_or(white, |ink| f64::from(ink).min(white));
+        }
+        sum / f64::from(all.max(1))
     }
 
     fn cell(&self, columns: f64, rows: f64) -> Option<usize> {
@@ -194,7 +225,7 @@ impl Paper {
         Some(y as usize * self.width + x as usize)
     }
 
-    fn ink_segment(&mut self, a: PaperPoint, b: PaperPoint) {
+    fn ink_segment(&mut self, author: Author, a: PaperPoint, b: PaperPoint) {
         // Cell (x, y) is centred on `min` + (x, y): the raster's origin is half a cell lower.
         let grid = Raster {
             origin: PaperPoint::new(self.min.columns - 0.5, self.min.rows - 0.5),
@@ -202,9 +233,13 @@ impl Paper {
             width: self.width,
             height: self.height,
         };
-        let half_width = self.look.pen_width_deg / 2.0;
+        let half_width = self.look.pen_width(author) / 2.0;
+        let darkness = self.look.ink(author) as f32;
         let ink = &mut self.ink;
-        grid.for_each_cell_under(a, b, half_width, |x, y| ink[y * grid.width + x] = true);
+        grid.for_each_cell_under(a, b, half_width, |x, y| {
+            let cell = &mut ink[y * grid.width + x];
+            *cell = Some(cell.map_or(darkness, |was| was.min(darkness)));
+        });
     }
 }
 
@@ -290,12 +325,38 @@ mod tests {
         let blank = paper.reflected_percent(PaperPoint::new(100.0, 50.0));
         assert!((60.0..=80.0).contains(&blank), "{blank}");
         paper.draw(
-            Author::Human,
+            Author::Robot,
             &[PaperPoint::new(100.0, 0.0), PaperPoint::new(100.0, 200.0)],
         );
         let on_line = paper.reflected_percent(PaperPoint::new(100.0, 50.0));
         assert!(on_line < blank * 0.6, "{on_line} against {blank}");
         assert_eq!(paper.ink_cover(PaperPoint::new(130.0, 50.0)), 0.0);
+    }
+
+    #[test]
+    fn the_humans_pen_has_its_own_width_and_darkness() {
+        let mut paper = Paper::new(
+            PaperLook {
+                human_pen_width_deg: 2.0,
+                human_ink_percent: 50.0,
+                ..PaperLook::default()
+            },
+            PaperPoint::new(0.0, 0.0),
+            PaperPoint::new(300.0, 300.0),
+        );
+        let at = PaperPoint::new(100.0, 50.0);
+        let blank = paper.reflected_percent(at);
+        paper.draw(
+            Author::Human,
+            &[PaperPoint::new(100.0, 0.0), PaperPoint::new(100.0, 200.0)],
+        );
+        let cover = paper.ink_cover(at);
+        assert!(
+            (0.1..0.4).contains(&cover),
+            "a thin line covers part of the spot: {cover}"
+        );
+        let expected = blank * (1.0 - cover) + 50.0 * cover;
+        assert!((paper.reflected_percent(at) - expected).abs() < 0.5);
     }
 
     #[test]

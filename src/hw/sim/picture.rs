@@ -52,7 +52,7 @@ pub fn svg(paper: &Paper, area: Area) -> String {
             out,
             r##"<polyline points="{}" fill="none" stroke="#{r:02x}{g:02x}{b:02x}" stroke-width="{}" stroke-linecap="round" stroke-linejoin="round"/>"##,
             points.join(" "),
-            paper.look().pen_width_deg
+            paper.look().pen_width(stroke.author)
         );
     }
     out.push_str("</svg>\n");
@@ -73,7 +73,6 @@ pub fn write_png(
         .ceil()
         .max(1.0) as u32;
     let mut rgb = vec![0xf4u8; (width * height * 3) as usize];
-    let half_width = paper.look().pen_width_deg / 2.0;
     let raster = Raster {
         origin: area.min,
         cells_per_deg: pixels_per_deg,
@@ -84,6 +83,7 @@ pub fn write_png(
         let colour = ink(stroke.author);
         let pairs = stroke.points.windows(2).map(|w| (w[0], w[1]));
         let single = (stroke.points.len() == 1).then(|| (stroke.points[0], stroke.points[0]));
+        let half_width = paper.look().pen_width(stroke.author) / 2.0;
         for (a, b) in pairs.chain(single) {
             raster.for_each_cell_under(a, b, half_width, |x, y| {
                 let i = (y * raster.width + x) * 3;
