@@ -389,6 +389,31 @@ fn a_sensor_that_fails_mid_game_ends_it_safely_with_its_name() {
 }
 
 #[test]
+fn a_pen_that_leaves_no_ink_stops_the_game_before_anyone_plays_on_it() {
+    let white = ev3_tictactoe::hw::sim::PaperLook::default().white_percent;
+    let settings = SimSettings {
+        look: ev3_tictactoe::hw::sim::PaperLook {
+            ink_percent: white,
+            ..Default::default()
+        },
+        ..SimSettings::default()
+    };
+    let mut rig = Rig::with(settings, Strategy::Random, 16);
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 16);
+    assert!(games.is_empty());
+    let Ending::Failed(error) = ending else {
+        panic!("a dry pen ended the run {ending:?}")
+    };
+    assert!(
+        format!("{error:#}")
+            .starts_with("the pen left no ink on the grid: check the pen and pen.down_deg"),
+        "{error:#}"
+    );
+    rig.assert_safe();
+    assert!(!rig.scores.path().exists(), "nothing recorded");
+}
+
+#[test]
 fn the_menu_shows_the_scores_plays_a_chosen_game_and_exits() {
     let mut rig = Rig::new(Strategy::Random, 13);
     let snapshots = rig.folder.path().join("lcd");

@@ -174,7 +174,7 @@ impl Program<'_> {
             "Reading the paper",
             &[&level, "Hands off the paper."],
         ));
-        let blank = self.gantry.take_blank_readings()?;
+        let blank = self.gantry.read_blank_grid()?;
         log::info!("blank paper per square (%): {:?}", blank.levels());
         self.gantry.park()?;
         Ok(blank)

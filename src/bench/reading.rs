@@ -133,7 +133,7 @@ pub fn read_everywhere(drawn: Drawn, condition: Condition, seed: u64) -> anyhow:
     gantry
         .draw(&plan::grid(&config.board))
         .context("the grid")?;
-    let blank = gantry.take_blank_readings().context("the blank paper")?;
+    let blank = gantry.read_blank_grid().context("the blank paper")?;
     gantry.park().context("parking")?;
     let sheet = sim.world().paper().clone();
     let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();

@@ -18,17 +18,18 @@ use crate::motion::{plan, Gantry};
 use anyhow::{bail, Context};
 use std::time::Duration;
 
-/// The world both robots are timed in: the simulator's, with the paper exactly at the pen's
-/// configured depth and the human writing with a marker as wide as the robot's. The original
-/// robot lowers its pen until the encoder reaches that depth and knows no other way to stop,
-/// so on paper that stops the pen short it would wait out its time limit at every stroke; and
-/// it reads one spot at a square's centre, which only a square filled with a broad marker
-/// darkens enough. Its builders set the depth to their paper and asked for filled squares;
-/// so does this, so the figures compare motion, not eyesight.
+/// The world both robots are timed in: the simulator's, with a spring-loaded pen (it touches
+/// the paper a little above its set depth and the spring lets the motor reach that depth) and
+/// the human writing with a marker as wide as the robot's. The original robot lowers its pen
+/// until the encoder reaches the depth and knows no other way to stop, so on paper that stops
+/// the pen short it would wait out its time limit at every stroke; and it reads one spot at a
+/// square's centre, which only a square filled with a broad marker darkens enough. Its
+/// builders sprung their pen and asked for filled squares; so does this, so the figures
+/// compare motion, not eyesight.
 fn bench_world() -> SimSettings {
     let look = PaperLook::default();
     SimSettings {
-        pen_contact_above_down_deg: 0.0,
+        paper_stops_pen: false,
         look: PaperLook {
             human_pen_width_deg: look.pen_width_deg,
             ..look
@@ -172,7 +173,7 @@ impl Player for Ours {
         let board = self.gantry.config().board.clone();
         self.gantry.home()?;
         self.gantry.draw(&plan::grid(&board))?;
-        self.blank = Some(self.gantry.take_blank_readings()?);
+        self.blank = Some(self.gantry.read_blank_grid()?);
         Ok(())
     }
 

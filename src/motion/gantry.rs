@@ -662,6 +662,26 @@ impl Gantry {
         speed_deg_per_s: u32,
         rows_offset_deg: i32,
     ) -> Result<Vec<(Cell, Vec<Sample>)>> {
+        let rows = self.sweep_rows(cells, speed_deg_per_s, rows_offset_deg)?;
+        Ok(rows
+            .iter()
+            .flat_map(|(sweep, samples)| {
+                sweep
+                    .squares
+                    .iter()
+                    .map(|(cell, window)| (*cell, sensing::in_window(samples, window)))
+            })
+            .collect())
+    }
+
+    /// As [`Gantry::sweep_squares`], each sweep with every reading it took, the ones between
+    /// the squares' windows (over the grid's lines) included.
+    fn sweep_rows(
+        &mut self,
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        rows_offset_deg: i32,
+    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
         self.guarded(|g| {
             g.move_pen(0)?;
             let offset = g.config.sensing.sensor_offset_deg;
@@ -672,9 +692,7 @@ impl Gantry {
             for mut sweep in plan {
                 sweep.rows_deg += rows_offset_deg;
                 let samples = g.sweep(&sweep, speed_deg_per_s)?;
-                for (cell, window) in &sweep.squares {
-                    out.push((*cell, sensing::in_window(&samples, window)));
-                }
+                out.push((sweep, samples));
             }
             Ok(out)
         })
@@ -729,13 +747,31 @@ impl Gantry {
         (fits as u32).clamp(1, most_deg_per_s.max(1))
     }
 
-    /// Reads every square of the freshly drawn grid as its blank paper: level and noise. Blank
-    /// paper needs only a median and a spread, not a mark's few dark readings, so this sweep runs
-    /// at travel speed.
+    /// Reads every square's blank paper: level and noise. Blank paper needs only a median and
+    /// a spread, not a mark's few dark readings, so this sweep runs at travel speed.
     pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
+        self.blank_readings(false)
+    }
+
+    /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
+    /// lines are there: the pen inked.
+    pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
+        self.blank_readings(true)
+    }
+
+    fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
         let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
-        let readings = self.sweep_squares(&cells, self.config.columns.speed_deg_per_s, 0)?;
+        let rows = self.sweep_rows(&cells, self.config.columns.speed_deg_per_s, 0)?;
+        if grid_drawn {
+            self.check_grid_ink(&rows)?;
+        }
         let mut percents = vec![Vec::new(); 9];
+        let readings = rows.iter().flat_map(|(sweep, samples)| {
+            sweep
+                .squares
+                .iter()
+                .map(|(cell, window)| (*cell, sensing::in_window(samples, window)))
+        });
         for (cell, samples) in readings {
             if samples.is_empty() {
                 return Err(MotionError::Unread {
@@ -758,6 +794,38 @@ impl Gantry {
             squares[i] = square;
         }
         Ok(BlankPaper { squares })
+    }
+
+    /// Checks that the grid just drawn is on the paper: every sweep across a row of squares
+    /// crosses the two lines between them, and a line of the robot's pen darkens the spot far
+    /// more than any noise. If no crossing reads even half as dark as a clear mark, the pen
+    /// left no ink: a dry pen, no pen, or a pen held above the paper.
+    fn check_grid_ink(&self, rows: &[(Sweep, Vec<Sample>)]) -> Result<()> {
+        let board = &self.config.board;
+        let reach = (self.config.sensing.spot_deg / 2) as i32 + 3;
+        let lines = [1, 2].map(|k| board.grid_origin_deg.columns + k * board.square_deg);
+        let wanted = f64::from(self.config.sensing.mark_contrast_percent) / 200.0;
+        let mut darkest = 0.0f64;
+        for (_, samples) in rows {
+            let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+            let Some(paper) = sensing::blank_level(&readings).map(f64::from) else {
+                continue;
+            };
+            for sample in samples {
+                if lines
+                    .iter()
+                    .any(|&l| (sample.at.columns - l).abs() <= reach)
+                {
+                    darkest = darkest.max((paper - f64::from(sample.percent)) / paper.max(1.0));
+                }
+            }
+        }
+        if darkest < wanted {
+            return Err(MotionError::NoInk {
+                darkest_percent: (darkest * 100.0).round() as u8,
+            });
+        }
+        Ok(())
     }
 
     /// Reads the squares in `empty` and says which now hold a new mark.

@@ -102,6 +102,11 @@ pub enum MotionError {
     #[error("the blank paper in the square at {square} reads only {percent}%: is the sheet under the sensor?")]
     NoPaper { square: String, percent: u8 },
     #[error(
+        "the pen left no ink on the grid: check the pen and pen.down_deg (crossing the grid's \
+         lines, the sensor read at most {darkest_percent}% darker than the paper)"
+    )]
+    NoInk { darkest_percent: u8 },
+    #[error(
         "the sensor took no readings in the square at {square}: sample more often or sweep slower"
     )]
     Unread { square: String },
