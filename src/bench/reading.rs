@@ -68,7 +68,8 @@ pub struct Condition {
     pub pen_width_deg: f64,
     /// Each reading is off by up to this much, uniformly, in percent.
     pub noise_percent: f64,
-    /// Time between two readings while sweeping.
+    /// Time between two measurements of the sensor (plus up to 4 ms of jitter each), and
+    /// between two readings the robot asks for while sweeping.
     pub sample_ms: u64,
 }
 
@@ -124,6 +125,7 @@ pub fn read_everywhere(drawn: Drawn, condition: Condition, seed: u64) -> anyhow:
         &SimSettings {
             look,
             sensor_noise_percent: condition.noise_percent,
+            sensor_period_ms: condition.sample_ms,
             seed,
             ..SimSettings::default()
         },

@@ -69,6 +69,11 @@ pub struct SimSettings {
     pub look: PaperLook,
     /// Each reading is off by up to this much, uniformly.
     pub sensor_noise_percent: f64,
+    /// The colour sensor measures every this many ms, plus up to `sensor_jitter_ms` more each
+    /// time, and a read returns its latest measurement, which is up to that old (ev3dev polls
+    /// UART sensors every 10 ms, and a busy brick serves them later). 0: every read measures.
+    pub sensor_period_ms: u64,
+    pub sensor_jitter_ms: u64,
     /// All readings are scaled by this (below 1: a dim sensor or grey paper).
     pub sensor_gain: f64,
     pub battery_v: f32,
@@ -92,6 +97,8 @@ impl Default for SimSettings {
             axis_duty_speed_factor: 1.0,
             look: PaperLook::default(),
             sensor_noise_percent: 3.0,
+            sensor_period_ms: 10,
+            sensor_jitter_ms: 4,
             sensor_gain: 1.0,
             battery_v: 7.9,
             seed: 1,
@@ -132,6 +139,11 @@ pub struct World {
     paper: Paper,
     noise_percent: f64,
     gain: f64,
+    sensor_period_ms: u64,
+    sensor_jitter_ms: u64,
+    /// The sensor's latest measurement, and when the next one comes.
+    light: Option<u8>,
+    next_light_ms: u64,
     light_fault: SensorFault,
     light_reads: u64,
     touch_fault: SensorFault,
@@ -173,6 +185,23 @@ impl World {
         } else {
             self.paper.lift();
         }
+        if self.sensor_period_ms > 0 && self.time_ms >= self.next_light_ms {
+            self.light = Some(self.measure_light());
+            let jitter = self.rng.random_range(0..=self.sensor_jitter_ms);
+            self.next_light_ms = self.time_ms + self.sensor_period_ms + jitter;
+        }
+    }
+
+    /// What the sensor sees under its spot now, with its noise.
+    fn measure_light(&mut self) -> u8 {
+        let clean = self.paper.reflected_percent(self.sensor_point()) * self.gain;
+        let noise = if self.noise_percent > 0.0 {
+            self.rng
+                .random_range(-self.noise_percent..=self.noise_percent)
+        } else {
+            0.0
+        };
+        (clean + noise).round().clamp(0.0, 100.0) as u8
     }
 
     /// Something blocks a motor from now on.
@@ -269,14 +298,10 @@ impl World {
                 return Err(self.light_fault);
             }
         }
-        let clean = self.paper.reflected_percent(self.sensor_point()) * self.gain;
-        let noise = if self.noise_percent > 0.0 {
-            self.rng
-                .random_range(-self.noise_percent..=self.noise_percent)
-        } else {
-            0.0
-        };
-        Ok((clean + noise).round().clamp(0.0, 100.0) as u8)
+        match self.light {
+            Some(latest) if self.sensor_period_ms > 0 => Ok(latest),
+            _ => Ok(self.measure_light()),
+        }
     }
 }
 
@@ -379,6 +404,10 @@ impl SimRobot {
             paper,
             noise_percent: settings.sensor_noise_percent,
             gain: settings.sensor_gain,
+            sensor_period_ms: settings.sensor_period_ms,
+            sensor_jitter_ms: settings.sensor_jitter_ms,
+            light: None,
+            next_light_ms: 0,
             light_fault: settings.faults.light,
             light_reads: 0,
             touch_fault: settings.faults.touch,
