@@ -21,9 +21,9 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, UNIX_EPOCH};
 
-/// Keeps every screen shown.
+/// Keeps every screen shown, and every note for the terminal.
 #[derive(Clone, Default)]
-struct Screens(Arc<Mutex<Vec<View>>>);
+struct Screens(Arc<Mutex<Vec<View>>>, Arc<Mutex<Vec<String>>>);
 
 impl Screens {
     fn all(&self) -> Vec<View> {
@@ -47,7 +47,9 @@ impl Mirror for Screens {
         self.0.lock().unwrap().push(view.clone());
     }
 
-    fn note(&mut self, _line: &str) {}
+    fn note(&mut self, line: &str) {
+        self.1.lock().unwrap().push(line.to_string());
+    }
 }
 
 /// A simulated robot, a scoreboard file in a folder of its own, and a scripted human.
@@ -411,6 +413,30 @@ fn a_pen_that_leaves_no_ink_stops_the_game_before_anyone_plays_on_it() {
     );
     rig.assert_safe();
     assert!(!rig.scores.path().exists(), "nothing recorded");
+}
+
+#[test]
+fn a_colour_sensor_that_answers_slowly_is_said_with_figures_and_still_read_right() {
+    let settings = SimSettings {
+        sensor_period_ms: 30,
+        ..SimSettings::default()
+    };
+    let mut rig = Rig::with(settings, Strategy::Random, 17);
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::Human, 1, 17);
+    assert_done(&ending);
+    assert_ne!(
+        games[0].result,
+        GameResult::Abandoned,
+        "every mark read right"
+    );
+    let notes = rig.screens.1.lock().unwrap().clone();
+    let said = notes
+        .iter()
+        .find_map(|n| n.strip_prefix("The colour sensor answers only every "))
+        .unwrap_or_else(|| panic!("no word of the slow sensor: {notes:?}"));
+    let ms: u64 = said.split(' ').next().unwrap().parse().unwrap();
+    // At least the sensor's 30 ms; more by the repeats an honest reading makes.
+    assert!((30..=60).contains(&ms), "{said}");
 }
 
 #[test]

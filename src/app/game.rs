@@ -175,9 +175,39 @@ impl Program<'_> {
             &[&level, "Hands off the paper."],
         ));
         let blank = self.gantry.read_blank_grid()?;
-        log::info!("blank paper per square (%): {:?}", blank.levels());
+        log::info!(
+            "blank paper per square (%): {:?}; the sensor's noise {:.1}%",
+            blank.levels(),
+            blank.squares[0].noise
+        );
+        self.warn_if_the_sensor_is_slow();
         self.gantry.park()?;
         Ok(blank)
+    }
+
+    /// Says so, with figures, when the colour sensor answers too slowly for the configured sweep
+    /// speed: the robot then reads slower, not worse, and the person should know why.
+    fn warn_if_the_sensor_is_slow(&mut self) {
+        let sensing = &self.gantry.config().sensing;
+        let (asked_ms, most) = (sensing.sample_ms, sensing.sweep_speed_deg_per_s);
+        let period = self.gantry.read_period();
+        let speed = self.gantry.first_look_speed();
+        log::info!(
+            "the colour sensor answers every {} ms; reading sweeps at {speed} deg/s",
+            period.as_millis()
+        );
+        // Somewhat slower is the brick's ordinary state and costs little; half the speed or
+        // less doubles the time every reading takes.
+        if speed <= most / 2 {
+            let line = format!(
+                "The colour sensor answers only every {} ms (sensing.sample_ms asks for \
+                 {asked_ms}), so I read the board at {speed} deg/s instead of {most}, to keep \
+                 readings close enough to see thin lines. Is the brick busy?",
+                period.as_millis()
+            );
+            log::warn!("{line}");
+            self.panel.note(&line);
+        }
     }
 
     fn turns(

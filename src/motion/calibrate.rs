@@ -23,6 +23,10 @@ pub struct Calibration {
     pub mark_percent: Option<f64>,
     /// How far below its top the pen stopped on the paper.
     pub pen_contact_deg: i32,
+    /// The colour sensor's noise on blank paper (one standard deviation), in percent.
+    pub noise_percent: f64,
+    /// The time between two colour readings, as measured while sweeping.
+    pub read_period: Duration,
 }
 
 impl Calibration {
@@ -87,16 +91,21 @@ impl Calibration {
         );
         let _ = writeln!(
             out,
-            "Blank paper: {low}% to {high}% across the nine squares."
+            "Blank paper: {low}% to {high}% across the nine squares; the sensor's noise on it \
+             {:.1}% (one standard deviation); a reading every {} ms while sweeping.",
+            self.noise_percent,
+            self.read_period.as_millis()
         );
         match (self.mark_percent, self.suggested_contrast_percent()) {
             (Some(mark), Some(contrast)) => {
+                let blank = f64::from(self.blank_percent[MARK_SQUARE.index(3)]);
                 let _ = writeln!(
                     out,
-                    "Mark in the square at {}: darkest {mark:.0}%.\n\
+                    "Mark in the square at {}: darkest {mark:.0}%, {:.0}% darker than its paper.\n\
                      Suggested: \"sensing\": {{\"mark_contrast_percent\": {contrast}}} \
                      (halfway between that square's paper and the mark).",
-                    square_name(MARK_SQUARE)
+                    square_name(MARK_SQUARE),
+                    (blank - mark) / blank.max(1.0) * 100.0
                 );
             }
             (Some(mark), None) => {
@@ -209,5 +218,7 @@ pub fn calibrate(
         blank_percent: blank.levels(),
         mark_percent,
         pen_contact_deg,
+        noise_percent: blank.squares[0].noise,
+        read_period: gantry.read_period(),
     })
 }

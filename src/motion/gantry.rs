@@ -17,6 +17,10 @@ use std::time::Duration;
 
 type Result<T> = std::result::Result<T, MotionError>;
 
+/// No sweep runs slower than this, however slow the sensor: the stall judge takes an axis
+/// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
+const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
+
 /// What homing found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HomingReport {
@@ -705,6 +709,9 @@ impl Gantry {
         let end_columns = sweep.to_columns_deg + offset.columns;
         // Straight there: a reading does not need the play taken up, so no approach move.
         self.move_both(start, Pace::Travel, 0, &mut |_, _| Ok(()))?;
+        // The sensor's latest measurement may still be of the way here: one of its periods
+        // for a fresh one.
+        self.clock().sleep(self.read_period());
         self.check_target(Axis::Columns, end_columns)?;
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
@@ -723,9 +730,21 @@ impl Gantry {
             }
             Ok(())
         })?;
+        // The sensor measures on its own clock: on noisy paper a reading that repeats the last
+        // one is most likely the same measurement read again, so the sensor's period is the
+        // time over the number of changes (erring slow, the safe way, by the share of honest
+        // repeats).
+        let changes = samples
+            .windows(2)
+            .filter(|w| w[0].percent != w[1].percent)
+            .count() as u32;
         if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
-            if samples.len() > 2 {
-                self.read_period = Some((last.time - first.time) / (samples.len() as u32 - 1));
+            let intervals = samples.len().saturating_sub(1) as u32;
+            if intervals >= 2 {
+                // Quiet paper changes little even when fresh; no more than four readings to a
+                // measurement is assumed, which a sensor that slow would still be read safely at.
+                let counted = changes.max(intervals / 4).max(1);
+                self.read_period = Some((last.time - first.time) / counted);
             }
         }
         Ok(samples)
@@ -739,12 +758,21 @@ impl Gantry {
             .map_or(asked, |measured| measured.max(asked))
     }
 
+    /// The speed of the first look at the board: readings at most 0.4 of the spot apart, so a
+    /// stroke as wide as a fifth of the spot still falls under at least two of them.
+    pub fn first_look_speed(&self) -> u32 {
+        self.reading_speed(0.4, self.config.sensing.sweep_speed_deg_per_s)
+    }
+
     /// The speed at which readings come at most `fraction` of the sensor's spot apart, and at
     /// most `most_deg_per_s`.
-    fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
+    pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
         let spacing_deg = f64::from(self.config.sensing.spot_deg) * fraction;
         let fits = spacing_deg / self.read_period().as_secs_f64().max(1e-3);
-        (fits as u32).clamp(1, most_deg_per_s.max(1))
+        (fits as u32).clamp(
+            SLOWEST_SWEEP_DEG_PER_S.min(most_deg_per_s),
+            most_deg_per_s.max(1),
+        )
     }
 
     /// Reads every square's blank paper: level and noise. Blank paper needs only a median and
@@ -851,9 +879,7 @@ impl Gantry {
                 evidence: Evidence::Blank,
             })
             .collect();
-        // Readings at most 0.4 of the spot apart: a stroke as wide as a fifth of the spot then
-        // still falls under at least two of them.
-        let fast = self.reading_speed(0.4, sensing.sweep_speed_deg_per_s);
+        let fast = self.first_look_speed();
         let offset = sensing.second_look_offset_deg;
         self.look(&mut readings, empty, fast, &[0])?;
         if !readings.iter().any(SquareReading::marked) {

@@ -37,6 +37,9 @@ fn open_sensor(
     )
 }
 
+/// Readings thrown away after switching the colour sensor's mode, 20 ms apart.
+const MODE_SETTLE_READS: usize = 5;
+
 /// The colour sensor, switched to reflected-light mode when opened.
 pub struct Ev3ColourSensor {
     attributes: Attributes,
@@ -50,6 +53,12 @@ impl Ev3ColourSensor {
         let mode: String = attributes.get("mode")?;
         if mode != "COL-REFLECT" {
             attributes.set("mode", "COL-REFLECT")?;
+            // The first values after a mode switch can still be the old mode's (ev3dev issue
+            // 1401): give the sensor a few of its 10 ms cycles and throw those values away.
+            for _ in 0..MODE_SETTLE_READS {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                let _: i32 = attributes.get("value0")?;
+            }
         }
         Ok(Ev3ColourSensor { attributes })
     }
