@@ -51,6 +51,9 @@ pub struct Timings {
     pub setup: Duration,
     /// The first turn: read the board after the human's first mark, then draw the robot's.
     pub first_turn: Duration,
+    /// The same turn's motions at their configured speeds, with no speeding up, slowing down
+    /// or waiting: its physical bound (kept only for ours).
+    pub first_turn_bound: Option<Duration>,
     /// The whole game, setup to the last reading.
     pub game: Duration,
 }
@@ -101,7 +104,14 @@ impl RobotReport {
             s(self.ours.game),
             s(self.original.game),
             self.game_ratio(),
-        )
+        ) + &self.ours.first_turn_bound.map_or_else(String::new, |bound| {
+            format!(
+                "Our turn against its physical bound (the same motions at their configured \
+                 speeds, no speeding up or waiting: {:.1} s): {:.2}x (goal: at most 1.5x).\n",
+                bound.as_secs_f64(),
+                self.ours.first_turn.as_secs_f64() / bound.as_secs_f64().max(1e-9)
+            )
+        })
     }
 }
 
@@ -126,6 +136,10 @@ trait Player {
     fn read(&mut self, empty: &[Cell]) -> anyhow::Result<Vec<Cell>>;
     fn draw_mark(&mut self, square: Cell) -> anyhow::Result<()>;
     fn finish(&mut self) -> anyhow::Result<()>;
+    /// The time its motions so far would take at their configured speeds, if it keeps count.
+    fn ideal_motion(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// Plays [`SCRIPT`] with `player` on `sim`, the human marking squares with `hand`, and times it.
@@ -137,9 +151,11 @@ fn play(sim: &SimRobot, player: &mut dyn Player, hand: HandMark) -> anyhow::Resu
     let setup = now() - start;
     let mut empty: Vec<Cell> = (0..9).map(cell).collect();
     let mut first_turn = Duration::ZERO;
+    let mut first_turn_bound = player.ideal_motion().map(|_| Duration::ZERO);
     for (ply, &index) in SCRIPT.iter().enumerate() {
         let square = cell(index);
         let turn_start = now();
+        let ideal_start = player.ideal_motion();
         if ply % 2 == 0 {
             human::draw(sim.world().paper_mut(), &board, square, hand);
             let seen = player.read(&empty)?;
@@ -152,12 +168,18 @@ fn play(sim: &SimRobot, player: &mut dyn Player, hand: HandMark) -> anyhow::Resu
         empty.retain(|&c| c != square);
         if ply < 2 {
             first_turn += now() - turn_start;
+            if let (Some(bound), Some(before), Some(after)) =
+                (&mut first_turn_bound, ideal_start, player.ideal_motion())
+            {
+                *bound += after - before;
+            }
         }
     }
     player.finish()?;
     Ok(Timings {
         setup,
         first_turn,
+        first_turn_bound,
         game: now() - start,
     })
 }
@@ -189,6 +211,10 @@ impl Player for Ours {
     fn draw_mark(&mut self, square: Cell) -> anyhow::Result<()> {
         let board = self.gantry.config().board.clone();
         Ok(self.gantry.draw(&plan::mark(&board, square, Mark::O))?)
+    }
+
+    fn ideal_motion(&self) -> Option<Duration> {
+        Some(self.gantry.ideal_motion())
     }
 
     fn finish(&mut self) -> anyhow::Result<()> {

@@ -67,6 +67,9 @@ struct Leg {
     close_enough_deg: i32,
     /// For the pen going down: stopping this close above the target is meeting the paper.
     touch_down_band_deg: Option<i32>,
+    /// How long the leg would take at its configured speed, with no speeding up or slowing
+    /// down: its part of the physical bound on a turn.
+    ideal: Duration,
 }
 
 /// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
@@ -76,9 +79,14 @@ pub struct Gantry {
     homed: [bool; 3],
     /// Honoured at every poll of every motion; `None` while the machine is being made safe.
     stop: Option<StopRequest>,
-    /// The time between two colour readings as measured on the last sweep (it can be longer
-    /// than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
+    /// The time between two fresh colour measurements, as measured on the last sweep (it can
+    /// be longer than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
     read_period: Option<Duration>,
+    /// The time every motion so far would have taken at its configured speed, with no speeding
+    /// up, slowing down or waiting: the physical bound the benchmark compares with.
+    ideal_motion: Duration,
+    /// The sensor's noise on blank paper (one standard deviation, percent), once read.
+    noise_percent: Option<f64>,
 }
 
 impl Gantry {
@@ -89,6 +97,8 @@ impl Gantry {
             homed: [false; 3],
             stop: Some(StopRequest::new()),
             read_period: None,
+            ideal_motion: Duration::ZERO,
+            noise_percent: None,
         }
     }
 
@@ -386,6 +396,10 @@ impl Gantry {
             limit: self.time_limit(target_deg - from_deg, speed_deg_per_s),
             close_enough_deg,
             touch_down_band_deg: None,
+            ideal: Duration::from_secs_f64(
+                f64::from((target_deg - from_deg).unsigned_abs())
+                    / f64::from(speed_deg_per_s.max(1)),
+            ),
         })
     }
 
@@ -409,6 +423,7 @@ impl Gantry {
             .map(|l| self.homing_settings(l.axis).clone())
             .collect();
         let poll = Duration::from_millis(settings.iter().map(|s| s.poll_ms).min().unwrap_or(10));
+        self.ideal_motion += legs.iter().map(|l| l.ideal).max().unwrap_or_default();
         let mut stillness: Vec<Stillness> = settings.iter().map(Stillness::new).collect();
         let mut arrived = vec![false; legs.len()];
         while arrived.iter().any(|a| !a) {
@@ -716,7 +731,12 @@ impl Gantry {
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
         let mut next_sample = self.clock().now();
-        let leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, 0)?;
+        let mut leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, 0)?;
+        // The bound sweeps at the configured speed, whatever pace the sensor allows.
+        leg.ideal = Duration::from_secs_f64(
+            f64::from((end_columns - start.columns).unsigned_abs())
+                / f64::from(self.config.sensing.sweep_speed_deg_per_s.max(1)),
+        );
         self.wait_for(&[leg], &mut |g, now| {
             if now >= next_sample {
                 next_sample = now + sample_every;
@@ -730,24 +750,16 @@ impl Gantry {
             }
             Ok(())
         })?;
-        // The sensor measures on its own clock: on noisy paper a reading that repeats the last
-        // one is most likely the same measurement read again, so the sensor's period is the
-        // time over the number of changes (erring slow, the safe way, by the share of honest
-        // repeats).
-        let changes = samples
-            .windows(2)
-            .filter(|w| w[0].percent != w[1].percent)
-            .count() as u32;
-        if let (Some(first), Some(last)) = (samples.first(), samples.last()) {
-            let intervals = samples.len().saturating_sub(1) as u32;
-            if intervals >= 2 {
-                // Quiet paper changes little even when fresh; no more than four readings to a
-                // measurement is assumed, which a sensor that slow would still be read safely at.
-                let counted = changes.max(intervals / 4).max(1);
-                self.read_period = Some((last.time - first.time) / counted);
-            }
+        if let Some(period) = fresh_period(&samples, self.noise_percent) {
+            self.read_period = Some(period);
         }
         Ok(samples)
+    }
+
+    /// The time all motions so far would have taken at their configured speeds, with no
+    /// speeding up, slowing down or waiting.
+    pub fn ideal_motion(&self) -> Duration {
+        self.ideal_motion
     }
 
     /// The time between two colour readings: as last measured, or as configured before any
@@ -811,6 +823,15 @@ impl Gantry {
         let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
             square: square_name(cells[0]),
         })?;
+        self.noise_percent = Some(pooled[0].noise);
+        // The sweeps were timed before the noise was known: time them again with it.
+        if let Some(period) = rows
+            .iter()
+            .max_by_key(|(_, samples)| samples.len())
+            .and_then(|(_, samples)| fresh_period(samples, self.noise_percent))
+        {
+            self.read_period = Some(period);
+        }
         let mut squares = [pooled[0]; 9];
         for (i, square) in pooled.into_iter().enumerate() {
             if square.level < f64::from(self.config.sensing.min_blank_percent) {
@@ -961,6 +982,32 @@ impl Gantry {
         self.move_to(corner)?;
         self.measure_travel(Axis::Pen)
     }
+}
+
+/// The time between two fresh measurements of the colour sensor, from a sweep's readings.
+///
+/// The sensor measures on its own clock: on noisy paper a reading that repeats the last one is
+/// most likely the same measurement read again, so the period is the time over the number of
+/// fresh values. Two fresh whole-percent readings with noise of standard deviation s come out
+/// equal about once in 2 s sqrt(pi) (3.5 for the default simulator's 1.7 %), so the changes are
+/// scaled up by that share once the noise is known; without it the estimate errs slow, the safe
+/// way. Quiet paper changes little even when fresh, so no more than four readings to a
+/// measurement are assumed, which a sensor that slow would still be read safely at.
+fn fresh_period(samples: &[Sample], noise_percent: Option<f64>) -> Option<Duration> {
+    let (first, last) = (samples.first()?, samples.last()?);
+    let intervals = samples.len().saturating_sub(1) as f64;
+    if intervals < 2.0 {
+        return None;
+    }
+    let changes = samples
+        .windows(2)
+        .filter(|w| w[0].percent != w[1].percent)
+        .count() as f64;
+    let honest_repeats = noise_percent.map_or(0.0, |s| {
+        (1.0 / (2.0 * s * std::f64::consts::PI.sqrt())).min(0.5)
+    });
+    let fresh = (changes / (1.0 - honest_repeats)).clamp((intervals / 4.0).max(1.0), intervals);
+    Some((last.time - first.time).div_f64(fresh))
 }
 
 /// A square as the user sees it: "row 1, column 3" (counted from 1 here, for people).
