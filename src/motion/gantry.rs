@@ -12,7 +12,7 @@ use super::stall::{StallWatch, Stillness, Verdict};
 use super::{Axis, MotionError, StopRequest};
 use crate::config::{AxisPoint, HomingConfig, RobotConfig};
 use crate::game::Cell;
-use crate::hw::{Clock, Motor, Robot, StopAction};
+use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
 use std::time::Duration;
 
 type Result<T> = std::result::Result<T, MotionError>;
@@ -20,6 +20,14 @@ type Result<T> = std::result::Result<T, MotionError>;
 /// No sweep runs slower than this, however slow the sensor: the stall judge takes an axis
 /// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
 const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
+
+/// What a wait runs at every poll while the motors move, handed the time and the legs'
+/// positions just read.
+type OnTick<'a> = &'a mut dyn FnMut(&mut Gantry, Duration, &[i32]) -> Result<()>;
+
+/// Within this many degrees of its target a run may end at any poll, so the motor's state is
+/// read at every poll there.
+const NEAR_TARGET_DEG: i32 = 20;
 
 /// What homing found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -359,7 +367,7 @@ impl Gantry {
             self.motor(axis).set_position_deg(-backoff)?;
             legs.push(self.start_leg(axis, -backoff, 0, speed, 0)?);
         }
-        self.wait_for(&legs, &mut |_, _| Ok(()))?;
+        self.wait_for(&legs, &mut |_, _, _| Ok(()))?;
         for &axis in axes {
             self.homed[axis as usize] = true;
         }
@@ -407,15 +415,11 @@ impl Gantry {
     fn run_axis_to(&mut self, axis: Axis, target_deg: i32, speed_deg_per_s: u32) -> Result<()> {
         let from_deg = self.motor(axis).position_deg()?;
         let leg = self.start_leg(axis, from_deg, target_deg, speed_deg_per_s, 0)?;
-        self.wait_for(&[leg], &mut |_, _| Ok(()))
+        self.wait_for(&[leg], &mut |_, _, _| Ok(()))
     }
 
     /// Waits until every leg has arrived. `on_tick` runs at every poll, while the motors move.
-    fn wait_for(
-        &mut self,
-        legs: &[Leg],
-        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
-    ) -> Result<()> {
+    fn wait_for(&mut self, legs: &[Leg], on_tick: OnTick<'_>) -> Result<()> {
         let start = self.clock().now();
         // Each axis's stall is debounced with its own settings, as when homing.
         let settings: Vec<HomingConfig> = legs
@@ -426,18 +430,30 @@ impl Gantry {
         self.ideal_motion += legs.iter().map(|l| l.ideal).max().unwrap_or_default();
         let mut stillness: Vec<Stillness> = settings.iter().map(Stillness::new).collect();
         let mut arrived = vec![false; legs.len()];
+        let mut positions = vec![0; legs.len()];
+        let mut states = vec![MotorState::default(); legs.len()];
+        let mut tick = 0u32;
         while arrived.iter().any(|a| !a) {
             self.clock().sleep(poll);
             self.check_stop()?;
             let now = self.clock().now();
-            on_tick(self, now)?;
+            tick += 1;
             for (i, leg) in legs.iter().enumerate() {
                 if arrived[i] {
                     continue;
                 }
+                // On the brick every attribute read takes time the colour sensor's readings
+                // wait for; the position is read every tick, the state (which only says when a
+                // run has ended, or backs up the stall judge) every third tick, and every tick
+                // near the target, where runs end.
                 let motor = self.motor(leg.axis);
-                let state = motor.state()?;
                 let at_deg = motor.position_deg()?;
+                positions[i] = at_deg;
+                let near = (at_deg - leg.target_deg).abs() <= NEAR_TARGET_DEG;
+                if tick == 1 || tick.is_multiple_of(3) || near {
+                    states[i] = motor.state()?;
+                }
+                let state = states[i];
                 let close = leg.close_enough_deg > 0
                     && (at_deg - leg.target_deg).abs() <= leg.close_enough_deg;
                 if !state.running || close {
@@ -481,6 +497,7 @@ impl Gantry {
                     });
                 }
             }
+            on_tick(self, now, &positions)?;
         }
         Ok(())
     }
@@ -516,7 +533,7 @@ impl Gantry {
         target: AxisPoint,
         pace: Pace,
         close_enough_deg: i32,
-        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
+        on_tick: OnTick<'_>,
     ) -> Result<()> {
         self.check_target(Axis::Columns, target.columns)?;
         self.check_target(Axis::Rows, target.rows)?;
@@ -558,14 +575,10 @@ impl Gantry {
     /// Moves the pen (which must be up) to `target`, arriving moving forward on both axes so
     /// the gears' play is always taken up the same way.
     pub fn move_to(&mut self, target: AxisPoint) -> Result<()> {
-        self.guarded(|g| g.move_to_unguarded(target, &mut |_, _| Ok(())))
+        self.guarded(|g| g.move_to_unguarded(target, &mut |_, _, _| Ok(())))
     }
 
-    fn move_to_unguarded(
-        &mut self,
-        target: AxisPoint,
-        on_tick: &mut dyn FnMut(&mut Gantry, Duration) -> Result<()>,
-    ) -> Result<()> {
+    fn move_to_unguarded(&mut self, target: AxisPoint, on_tick: OnTick<'_>) -> Result<()> {
         self.check_target(Axis::Columns, target.columns)?;
         self.check_target(Axis::Rows, target.rows)?;
         let from = self.position()?;
@@ -582,7 +595,7 @@ impl Gantry {
             before(target.rows, from.rows),
         );
         if via != target {
-            self.move_both(via, Pace::Travel, 0, &mut |_, _| Ok(()))?;
+            self.move_both(via, Pace::Travel, 0, &mut |_, _, _| Ok(()))?;
         }
         self.move_both(target, Pace::Travel, 0, on_tick)
     }
@@ -597,7 +610,7 @@ impl Gantry {
         if target_deg > from_deg {
             leg.touch_down_band_deg = Some(self.config.pen.contact_band_deg);
         }
-        self.wait_for(&[leg], &mut |_, _| Ok(()))
+        self.wait_for(&[leg], &mut |_, _, _| Ok(()))
     }
 
     pub fn pen_up(&mut self) -> Result<()> {
@@ -644,7 +657,7 @@ impl Gantry {
                     continue;
                 };
                 g.move_pen(0)?;
-                g.move_to_unguarded(first, &mut |_, _| Ok(()))?;
+                g.move_to_unguarded(first, &mut |_, _, _| Ok(()))?;
                 g.move_pen(g.config.pen.down_deg)?;
                 g.clock()
                     .sleep(Duration::from_millis(g.config.pen.settle_ms));
@@ -657,7 +670,7 @@ impl Gantry {
                     } else {
                         g.config.board.corner_blend_deg
                     };
-                    g.move_both(point, Pace::Draw, blend, &mut |_, _| Ok(()))?;
+                    g.move_both(point, Pace::Draw, blend, &mut |_, _, _| Ok(()))?;
                 }
                 g.move_pen(0)?;
             }
@@ -669,7 +682,7 @@ impl Gantry {
     pub fn park(&mut self) -> Result<()> {
         self.guarded(|g| {
             g.move_pen(0)?;
-            g.move_to_unguarded(AxisPoint::new(0, 0), &mut |_, _| Ok(()))
+            g.move_to_unguarded(AxisPoint::new(0, 0), &mut |_, _, _| Ok(()))
         })
     }
 
@@ -723,7 +736,7 @@ impl Gantry {
         let start = AxisPoint::new(sweep.from_columns_deg + offset.columns, rows);
         let end_columns = sweep.to_columns_deg + offset.columns;
         // Straight there: a reading does not need the play taken up, so no approach move.
-        self.move_both(start, Pace::Travel, 0, &mut |_, _| Ok(()))?;
+        self.move_both(start, Pace::Travel, 0, &mut |_, _, _| Ok(()))?;
         // The sensor's latest measurement may still be of the way here: one of its periods
         // for a fresh one.
         self.clock().sleep(self.read_period());
@@ -737,10 +750,11 @@ impl Gantry {
             f64::from((end_columns - start.columns).unsigned_abs())
                 / f64::from(self.config.sensing.sweep_speed_deg_per_s.max(1)),
         );
-        self.wait_for(&[leg], &mut |g, now| {
+        self.wait_for(&[leg], &mut |g, now, positions| {
             if now >= next_sample {
                 next_sample = now + sample_every;
-                let columns = g.robot.columns.position_deg()?;
+                // The columns position the wait has just read: one attribute read less.
+                let columns = positions[0];
                 let percent = g.robot.light.reflected_percent()?;
                 samples.push(Sample {
                     at: AxisPoint::new(columns - offset.columns, sweep.rows_deg),
@@ -965,7 +979,7 @@ impl Gantry {
             let far = g.motor(axis).position_deg()?;
             let speed = g.homing_speed(axis);
             let leg = g.start_leg(axis, far, 0, speed, 0)?;
-            g.wait_for(&[leg], &mut |_, _| Ok(()))?;
+            g.wait_for(&[leg], &mut |_, _, _| Ok(()))?;
             Ok(far)
         })
     }
