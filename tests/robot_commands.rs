@@ -82,3 +82,26 @@ fn calibrating_without_a_brick_says_what_is_missing() {
              no large motor (columns axis) on outC",
         ));
 }
+
+#[test]
+fn a_world_file_shapes_the_simulated_robot_and_a_bad_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fine-pen.json"),
+        r#"{"human_pen_width_deg": 2.5}"#,
+    )
+    .unwrap();
+    command(&dir)
+        .args(["calibrate", "--sim", "--world", "fine-pen.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the sensor's noise on it"));
+    std::fs::write(dir.path().join("typo.json"), r#"{"human_pen_widht": 2.5}"#).unwrap();
+    command(&dir)
+        .args(["demo", "--world", "typo.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "world file typo.json: human_pen_widht: unknown field",
+        ));
+}

@@ -46,10 +46,13 @@ pub(super) fn run(
     super::play::start_log(log_path)?;
     let sim = SimRobot::new(
         config,
-        &SimSettings {
-            seed: args.seed,
-            ..SimSettings::default()
-        },
+        &super::world_settings(
+            args.world.as_deref(),
+            SimSettings {
+                seed: args.seed,
+                ..SimSettings::default()
+            },
+        )?,
     );
     let stop = StopRequest::new();
     super::play::guard(&stop, sim.robot(), config)?;

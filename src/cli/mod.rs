@@ -128,6 +128,10 @@ pub struct SimArgs {
     /// Save the sheet here at the end (.svg, or .png)
     #[arg(long, value_name = "FILE")]
     pub paper: Option<PathBuf>,
+    /// The simulated world: a JSON file of pen widths, inks, sensor noise and timing (see
+    /// src/hw/sim/settings_file.rs) [default: the built-in world, no kinder than a brick]
+    #[arg(long, value_name = "FILE")]
+    pub world: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -156,6 +160,10 @@ pub struct DemoArgs {
     /// Print every screen as the LCD shows it, not only the moves
     #[arg(long)]
     pub screens: bool,
+    /// The simulated world: a JSON file of pen widths, inks, sensor noise and timing (see
+    /// src/hw/sim/settings_file.rs) [default: the built-in world, no kinder than a brick]
+    #[arg(long, value_name = "FILE")]
+    pub world: Option<PathBuf>,
 }
 
 /// Who moves first.
@@ -205,6 +213,9 @@ pub struct CalibrateArgs {
     /// With --sim: save the simulated sheet here (.svg, or .png)
     #[arg(long, value_name = "FILE", requires = "sim")]
     pub paper: Option<PathBuf>,
+    /// With --sim: the simulated world, a JSON file (see src/hw/sim/settings_file.rs)
+    #[arg(long, value_name = "FILE", requires = "sim")]
+    pub world: Option<PathBuf>,
 }
 
 /// The variant of the game.
@@ -332,9 +343,25 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 sim: args.sim,
                 wait_for_mark: std::time::Duration::from_secs(args.wait),
                 paper: args.paper,
+                world: world_settings(args.world.as_deref(), Default::default())?,
             };
             robot::calibrate(&config, &source, &options)
         }
+    }
+}
+
+/// The simulator's settings: `base` with the world file's, if one is named. A bad file is the
+/// user's to fix, so it is reported as bad input.
+fn world_settings(
+    file: Option<&std::path::Path>,
+    base: crate::hw::sim::SimSettings,
+) -> anyhow::Result<crate::hw::sim::SimSettings> {
+    match file {
+        Some(path) => {
+            let world = crate::hw::sim::settings_file::WorldFile::load(path).map_err(BadInput)?;
+            Ok(world.apply(base))
+        }
+        None => Ok(base),
     }
 }
 

@@ -40,6 +40,8 @@ pub struct CalibrateOptions {
     pub sim: bool,
     pub wait_for_mark: Duration,
     pub paper: Option<PathBuf>,
+    /// The simulated world, for `sim`.
+    pub world: SimSettings,
 }
 
 pub(super) fn calibrate(
@@ -52,9 +54,7 @@ pub(super) fn calibrate(
         out,
         "Robot config: {source} (set another with --config or {CONFIG_VARIABLE})."
     )?;
-    let sim = options
-        .sim
-        .then(|| SimRobot::new(config, &SimSettings::default()));
+    let sim = options.sim.then(|| SimRobot::new(config, &options.world));
     let (robot, stop_handles) = match &sim {
         Some(sim) => (sim.robot(), sim.robot()),
         None => {

@@ -82,7 +82,10 @@ pub(super) fn run(
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     super::play::start_log(log_path)?;
-    let sim = SimRobot::new(config, &SimSettings::default());
+    let sim = SimRobot::new(
+        config,
+        &super::world_settings(args.world.as_deref(), SimSettings::default())?,
+    );
     let stop = StopRequest::new();
     super::play::guard(&stop, sim.robot(), config)?;
     let shown: SharedShown = Arc::default();

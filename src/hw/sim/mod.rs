@@ -11,6 +11,7 @@ pub mod human;
 mod motor;
 pub mod paper;
 pub mod picture;
+pub mod settings_file;
 
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Paper, PaperLook, PaperPoint, Stroke};

@@ -1,0 +1,197 @@
+//! The simulated world's settings as a file (`--world FILE` for `sim`, `demo` and
+//! `calibrate --sim`): everything that shapes what the firmware sees, so a robot built or lit
+//! differently from the default, or a person with another pen, can be tried without code.
+//!
+//! Every field is optional and defaults to [`SimSettings::default`]'s value, which is meant to
+//! be no kinder than a real brick: a human pen a third as wide as the sensor's spot, a sensor
+//! that measures every 10 ms plus jitter and is read back stale, 3 % noise, paper that stops
+//! the pen 4 degrees above its set depth. `ev3-tictactoe sim --world FILE` with `{}` is the
+//! default world.
+
+use super::{PaperLook, SimSettings};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The settings a world file may hold; each missing one keeps the default.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WorldFile {
+    /// The human's pen line, in degrees (default: 3.5).
+    pub human_pen_width_deg: f64,
+    /// The human's ink, reflected light in percent (default: 10; a pencil is about 52).
+    pub human_ink_percent: f64,
+    /// The robot's pen line, in degrees (default: 6).
+    pub robot_pen_width_deg: f64,
+    /// The robot's ink, in percent (default: 10).
+    pub robot_ink_percent: f64,
+    /// Blank paper's reflected light, in percent (default: 70), and how much it varies across
+    /// the sheet (default: 6).
+    pub paper_percent: f64,
+    pub paper_variation_percent: f64,
+    /// The diameter of the sensor's spot, in degrees (default: 10).
+    pub sensor_spot_deg: f64,
+    /// Each reading is off by up to this much, uniformly, in percent (default: 3).
+    pub sensor_noise_percent: f64,
+    /// All readings are scaled by this: below 1, a dim sensor or grey paper (default: 1).
+    pub sensor_gain: f64,
+    /// The sensor measures every this many ms (default: 10), plus up to `sensor_jitter_ms`
+    /// (default: 4); 0 measures at every read.
+    pub sensor_period_ms: u64,
+    pub sensor_jitter_ms: u64,
+    /// The paper stops the pen (default: true), this far above its set depth (default: 4).
+    pub paper_stops_pen: bool,
+    pub pen_contact_above_down_deg: f64,
+    /// The axes' speed for a duty cycle, as a share of no-load speed (default: 1).
+    pub axis_duty_speed_factor: f64,
+    /// The battery's voltage (default: 7.9).
+    pub battery_v: f32,
+}
+
+impl Default for WorldFile {
+    fn default() -> Self {
+        WorldFile::from_settings(&SimSettings::default())
+    }
+}
+
+impl WorldFile {
+    fn from_settings(s: &SimSettings) -> WorldFile {
+        WorldFile {
+            human_pen_width_deg: s.look.human_pen_width_deg,
+            human_ink_percent: s.look.human_ink_percent,
+            robot_pen_width_deg: s.look.pen_width_deg,
+            robot_ink_percent: s.look.ink_percent,
+            paper_percent: s.look.white_percent,
+            paper_variation_percent: s.look.white_variation_percent,
+            sensor_spot_deg: s.look.sensor_spot_deg,
+            sensor_noise_percent: s.sensor_noise_percent,
+            sensor_gain: s.sensor_gain,
+            sensor_period_ms: s.sensor_period_ms,
+            sensor_jitter_ms: s.sensor_jitter_ms,
+            paper_stops_pen: s.paper_stops_pen,
+            pen_contact_above_down_deg: s.pen_contact_above_down_deg,
+            axis_duty_speed_factor: s.axis_duty_speed_factor,
+            battery_v: s.battery_v,
+        }
+    }
+
+    /// Reads and checks a world file; errors name the field.
+    pub fn load(path: &Path) -> Result<WorldFile, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the world file {shown}: {e}"))?;
+        let mut json = serde_json::Deserializer::from_str(&text);
+        let world: WorldFile = serde_path_to_error::deserialize(&mut json)
+            .map_err(|e| format!("world file {shown}: {}: {}", e.path(), e.inner()))?;
+        world
+            .check()
+            .map_err(|problem| format!("world file {shown}: {problem}"))?;
+        Ok(world)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let within = |name: &str, value: f64, low: f64, high: f64| {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name} is {value}; it must be from {low} to {high}"
+                ))
+            }
+        };
+        within("human_pen_width_deg", self.human_pen_width_deg, 0.5, 30.0)?;
+        within("robot_pen_width_deg", self.robot_pen_width_deg, 0.5, 30.0)?;
+        within("human_ink_percent", self.human_ink_percent, 0.0, 100.0)?;
+        within("robot_ink_percent", self.robot_ink_percent, 0.0, 100.0)?;
+        within("paper_percent", self.paper_percent, 1.0, 100.0)?;
+        within(
+            "paper_variation_percent",
+            self.paper_variation_percent,
+            0.0,
+            30.0,
+        )?;
+        within("sensor_spot_deg", self.sensor_spot_deg, 2.0, 50.0)?;
+        within("sensor_noise_percent", self.sensor_noise_percent, 0.0, 30.0)?;
+        within("sensor_gain", self.sensor_gain, 0.05, 2.0)?;
+        within(
+            "sensor_period_ms",
+            self.sensor_period_ms as f64,
+            0.0,
+            1000.0,
+        )?;
+        within(
+            "sensor_jitter_ms",
+            self.sensor_jitter_ms as f64,
+            0.0,
+            1000.0,
+        )?;
+        within(
+            "pen_contact_above_down_deg",
+            self.pen_contact_above_down_deg,
+            -20.0,
+            20.0,
+        )?;
+        within(
+            "axis_duty_speed_factor",
+            self.axis_duty_speed_factor,
+            0.05,
+            1.0,
+        )?;
+        within("battery_v", f64::from(self.battery_v), 0.0, 12.0)
+    }
+
+    /// The simulator's settings with this world's, the rest (seed, faults, start positions)
+    /// from `base`.
+    pub fn apply(&self, base: SimSettings) -> SimSettings {
+        SimSettings {
+            look: PaperLook {
+                white_percent: self.paper_percent,
+                white_variation_percent: self.paper_variation_percent,
+                ink_percent: self.robot_ink_percent,
+                pen_width_deg: self.robot_pen_width_deg,
+                human_pen_width_deg: self.human_pen_width_deg,
+                human_ink_percent: self.human_ink_percent,
+                sensor_spot_deg: self.sensor_spot_deg,
+            },
+            sensor_noise_percent: self.sensor_noise_percent,
+            sensor_gain: self.sensor_gain,
+            sensor_period_ms: self.sensor_period_ms,
+            sensor_jitter_ms: self.sensor_jitter_ms,
+            paper_stops_pen: self.paper_stops_pen,
+            pen_contact_above_down_deg: self.pen_contact_above_down_deg,
+            axis_duty_speed_factor: self.axis_duty_speed_factor,
+            battery_v: self.battery_v,
+            ..base
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_world_file_is_the_default_world() {
+        let world: WorldFile = serde_json::from_str("{}").unwrap();
+        assert_eq!(world.apply(SimSettings::default()), SimSettings::default());
+    }
+
+    #[test]
+    fn a_world_file_changes_what_it_names_and_refuses_what_it_does_not_know() {
+        let world: WorldFile =
+            serde_json::from_str(r#"{"human_pen_width_deg": 2.5, "sensor_period_ms": 20}"#)
+                .unwrap();
+        let settings = world.apply(SimSettings::default());
+        assert_eq!(settings.look.human_pen_width_deg, 2.5);
+        assert_eq!(settings.sensor_period_ms, 20);
+        assert_eq!(settings.sensor_noise_percent, 3.0);
+        assert!(serde_json::from_str::<WorldFile>(r#"{"pen_widht": 2}"#).is_err());
+        let wide = WorldFile {
+            sensor_noise_percent: 50.0,
+            ..WorldFile::default()
+        };
+        assert_eq!(
+            wide.check().unwrap_err(),
+            "sensor_noise_percent is 50; it must be from 0 to 30"
+        );
+    }
+}
