@@ -55,35 +55,27 @@ pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark
             }
             paper.draw(Author::Human, &zigzag);
         }
-        HandMark::Cross => {
-            let half = side * 0.3;
-            paper.draw(
-                Author::Human,
-                &[p(cx - half, cy - half + 2.0), p(cx + half, cy + half)],
-            );
-            paper.draw(
-                Author::Human,
-                &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
-            );
-        }
+        HandMark::Cross => cross(paper, cx, cy, side * 0.3),
         HandMark::Ring => ring(paper, cx, cy, side * 0.3),
-        HandMark::CrossOffCentre => {
-            let half = side * 0.22;
-            let cy = cy + side * 0.2;
-            paper.draw(
-                Author::Human,
-                &[p(cx - half, cy - half + 2.0), p(cx + half, cy + half)],
-            );
-            paper.draw(
-                Author::Human,
-                &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
-            );
-        }
+        HandMark::CrossOffCentre => cross(paper, cx, cy + side * 0.2, side * 0.22),
         HandMark::SmallRingOffCentre => {
             ring(paper, cx - side * 0.15, cy - side * 0.22, side * 0.1);
         }
         HandMark::Dot => paper.draw(Author::Human, &[p(cx + 5.0, cy), p(cx + 6.0, cy)]),
     }
+}
+
+/// A hand-drawn X around (`cx`, `cy`), `half` wide either way, its strokes a little askew.
+fn cross(paper: &mut Paper, cx: f64, cy: f64, half: f64) {
+    let p = PaperPoint::new;
+    paper.draw(
+        Author::Human,
+        &[p(cx - half, cy - half + 2.0), p(cx + half, cy + half)],
+    );
+    paper.draw(
+        Author::Human,
+        &[p(cx - half, cy + half), p(cx + half - 3.0, cy - half)],
+    );
 }
 
 /// A hand-drawn O around (`cx`, `cy`), a little flattened.
