@@ -439,6 +439,80 @@ fn a_colour_sensor_that_answers_slowly_is_said_with_figures_and_still_read_right
     assert!((30..=60).contains(&ms), "{said}");
 }
 
+/// A perfect human at a robot whose pen runs dry after its first mark.
+struct DryPenHuman {
+    inner: ScriptedHuman,
+    sim: ev3_tictactoe::hw::sim::SimRobot,
+    turns: usize,
+}
+
+impl ev3_tictactoe::app::Person for DryPenHuman {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
+        self.turns += 1;
+        if self.turns == 2 {
+            let mut world = self.sim.world();
+            let white = world.paper().look().white_percent;
+            world.paper_mut().look_mut().ink_percent = white;
+        }
+        self.inner.your_move(board, mark);
+    }
+}
+
+#[test]
+fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_and_says_so() {
+    let rig = Rig::new(Strategy::Perfect, 18);
+    let sim = rig.sim.clone();
+    let mut human = DryPenHuman {
+        inner: ScriptedHuman::new(
+            sim.clone(),
+            Strategy::Perfect,
+            ChaCha8Rng::seed_from_u64(18),
+        ),
+        sim: sim.clone(),
+        turns: 0,
+    };
+    let mut panel = Panel::new(Box::new(rig.screens.clone()));
+    panel.lights = Some(Box::new(sim.lights()));
+    let ending = Program::new(
+        Gantry::new(sim.robot(), sim.config().clone()),
+        Ok(Box::new(sim.buttons())),
+        None,
+        panel,
+        rig.scores.clone(),
+        ChaCha8Rng::seed_from_u64(18),
+        &mut human,
+        StopRequest::new(),
+        Settings::default(),
+    )
+    .run_games(&Difficulty::hard(), FirstMove::Human, 1);
+    let Ending::Failed(error) = ending else {
+        panic!("a dry pen mid-game ended the run {ending:?}")
+    };
+    let message = format!("{error:#}");
+    assert!(
+        message.starts_with("my O at row ")
+            && message.contains("does not show on the paper although I drew it twice"),
+        "{message}"
+    );
+    // It was drawn twice: the same O's strokes are on the sheet two times over.
+    let robot_strokes = sim
+        .world()
+        .paper()
+        .strokes()
+        .filter(|s| s.author == Author::Robot)
+        .count();
+    assert!(
+        robot_strokes >= 4 + 1 + 2,
+        "grid, the first O, the dry O twice: {robot_strokes}"
+    );
+    rig.assert_safe();
+    assert!(!rig.scores.path().exists(), "nothing recorded");
+}
+
 #[test]
 fn the_menu_shows_the_scores_plays_a_chosen_game_and_exits() {
     let mut rig = Rig::new(Strategy::Random, 13);

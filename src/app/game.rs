@@ -33,6 +33,15 @@ pub struct GameReport {
     pub result_view: View,
 }
 
+/// One of the robot's marks, until a reading of the board has seen it on the paper.
+#[derive(Debug, Clone, Copy)]
+struct Unconfirmed {
+    cell: Cell,
+    mark: Mark,
+    /// Drawn a second time after a reading did not see it.
+    redrawn: bool,
+}
+
 /// How the turns ended.
 enum Finish {
     Won {
@@ -218,12 +227,13 @@ impl Program<'_> {
         board: &mut Board,
         moves: &mut Vec<(Mark, Cell)>,
     ) -> Flow<Finish> {
+        let mut unconfirmed = Vec::new();
         loop {
             match board.status() {
                 Status::Won { winner, line } => return Ok(Finish::Won { winner, line }),
                 Status::Draw => return Ok(Finish::Draw),
                 Status::ToMove(mark) if mark == human => {
-                    match self.human_turn(human, blank, board)? {
+                    match self.human_turn(human, blank, board, &mut unconfirmed)? {
                         Ok(cell) => {
                             *board = board.play(cell).context("the human's move")?;
                             moves.push((human, cell));
@@ -235,6 +245,11 @@ impl Program<'_> {
                     let cell = self.robot_turn(difficulty, mark, board)?;
                     *board = board.play(cell).context("the robot's move")?;
                     moves.push((mark, cell));
+                    unconfirmed.push(Unconfirmed {
+                        cell,
+                        mark,
+                        redrawn: false,
+                    });
                 }
             }
         }
@@ -247,6 +262,7 @@ impl Program<'_> {
         human: Mark,
         blank: &BlankPaper,
         board: &Board,
+        unconfirmed: &mut Vec<Unconfirmed>,
     ) -> Flow<Result<Cell, Vec<Cell>>> {
         let mut view = View::new(
             format!("Your move ({human})"),
@@ -263,12 +279,14 @@ impl Program<'_> {
                 .show(View::new("Reading the board", &["Hands off the paper."]).with_board(board));
             let empty: Vec<Cell> = board.empty_cells().collect();
             let began = self.gantry.clock().now();
-            let (marks, readings) = self.gantry.read_new_marks(blank, &empty)?;
-            self.gantry.park()?;
+            let own: Vec<Cell> = unconfirmed.iter().map(|u| u.cell).collect();
+            let (marks, readings, own_missing) = self.gantry.read_board(blank, &empty, &own)?;
             for r in &readings {
                 log::info!("read {}: {}", square_name(r.cell), r.describe());
             }
             log::info!("board read in {:.1} s: {marks:?}", self.since(began));
+            self.confirm_own_marks(unconfirmed, &own_missing)?;
+            self.gantry.park()?;
             match marks {
                 NewMarks::One(cell) => {
                     self.panel.cue(Cue::MoveSeen);
@@ -289,6 +307,38 @@ impl Program<'_> {
                 }
             }
         }
+    }
+
+    /// Checks the robot's unconfirmed marks against what the reading saw. Seen: confirmed.
+    /// Not seen: the pen skipped or ran dry, so it is drawn once more and checked again at the
+    /// next reading; not seen after that either, the robot stops and says so, since a game
+    /// whose marks are not on the paper cannot be read.
+    fn confirm_own_marks(
+        &mut self,
+        unconfirmed: &mut Vec<Unconfirmed>,
+        missing: &[Cell],
+    ) -> Flow<()> {
+        unconfirmed.retain(|own| missing.contains(&own.cell));
+        if let Some(own) = unconfirmed.iter().find(|own| own.redrawn) {
+            return Err(Stop::Failed(anyhow::anyhow!(
+                "my {} at {} does not show on the paper although I drew it twice: check the pen \
+                 (is it dry?) and pen.down_deg",
+                own.mark,
+                square_name(own.cell)
+            )));
+        }
+        let geometry = self.gantry.config().board.clone();
+        for own in unconfirmed.iter_mut() {
+            log::warn!(
+                "my {} at {} was not seen on the paper: drawing it again",
+                own.mark,
+                square_name(own.cell)
+            );
+            self.gantry
+                .draw(&plan::mark(&geometry, own.cell, own.mark))?;
+            own.redrawn = true;
+        }
+        Ok(())
     }
 
     fn robot_turn(&mut self, difficulty: &Difficulty, mark: Mark, board: &Board) -> Flow<Cell> {

@@ -904,7 +904,29 @@ impl Gantry {
         blank: &BlankPaper,
         empty: &[Cell],
     ) -> Result<(NewMarks, Vec<SquareReading>)> {
+        let (marks, readings, _) = self.read_board(blank, empty, &[])?;
+        Ok((marks, readings))
+    }
+
+    /// As [`Gantry::read_new_marks`], also reading the robot's own marks in `own` on the first
+    /// look (they lie on the rows it sweeps anyway): the third part is those of them not seen,
+    /// a mark the pen did not leave.
+    pub fn read_board(
+        &mut self,
+        blank: &BlankPaper,
+        empty: &[Cell],
+        own: &[Cell],
+    ) -> Result<(NewMarks, Vec<SquareReading>, Vec<Cell>)> {
         let sensing = self.config.sensing.clone();
+        let mut own_readings: Vec<SquareReading> = own
+            .iter()
+            .map(|&cell| SquareReading {
+                cell,
+                blank: blank.of(cell),
+                looks: Vec::new(),
+                evidence: Evidence::Blank,
+            })
+            .collect();
         let mut readings: Vec<SquareReading> = empty
             .iter()
             .map(|&cell| SquareReading {
@@ -916,7 +938,15 @@ impl Gantry {
             .collect();
         let fast = self.first_look_speed();
         let offset = sensing.second_look_offset_deg;
-        self.look(&mut readings, empty, fast, &[0])?;
+        let first: Vec<Cell> = empty.iter().chain(own).copied().collect();
+        readings.append(&mut own_readings);
+        self.look(&mut readings, &first, fast, &[0])?;
+        let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
+        let own_missing: Vec<Cell> = own_readings
+            .iter()
+            .filter(|r| !r.marked())
+            .map(|r| r.cell)
+            .collect();
         if !readings.iter().any(SquareReading::marked) {
             self.look(&mut readings, empty, fast, &[offset, -offset])?;
         }
@@ -930,7 +960,7 @@ impl Gantry {
             let slow = self.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
             self.look(&mut readings, &doubtful, slow, &[0, offset, -offset])?;
         }
-        Ok((NewMarks::from_readings(&readings), readings))
+        Ok((NewMarks::from_readings(&readings), readings, own_missing))
     }
 
     /// Sweeps `cells` along the lines at `offsets` from their centres and judges them again with

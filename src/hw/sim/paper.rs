@@ -118,6 +118,12 @@ impl Paper {
         &self.look
     }
 
+    /// How the paper and inks look from now on (ink already on the paper keeps its look): a
+    /// pen running dry mid-game, for tests.
+    pub fn look_mut(&mut self) -> &mut PaperLook {
+        &mut self.look
+    }
+
     /// Every finished stroke, and the one being drawn.
     pub fn strokes(&self) -> impl Iterator<Item = &Stroke> {
         self.strokes.iter().chain(self.drawing.as_ref())
