@@ -918,16 +918,9 @@ impl Gantry {
         own: &[Cell],
     ) -> Result<(NewMarks, Vec<SquareReading>, Vec<Cell>)> {
         let sensing = self.config.sensing.clone();
-        let mut own_readings: Vec<SquareReading> = own
-            .iter()
-            .map(|&cell| SquareReading {
-                cell,
-                blank: blank.of(cell),
-                looks: Vec::new(),
-                evidence: Evidence::Blank,
-            })
-            .collect();
-        let mut readings: Vec<SquareReading> = empty
+        // The robot's own squares go last, so they split off after the first look.
+        let first: Vec<Cell> = empty.iter().chain(own).copied().collect();
+        let mut readings: Vec<SquareReading> = first
             .iter()
             .map(|&cell| SquareReading {
                 cell,
@@ -938,8 +931,6 @@ impl Gantry {
             .collect();
         let fast = self.first_look_speed();
         let offset = sensing.second_look_offset_deg;
-        let first: Vec<Cell> = empty.iter().chain(own).copied().collect();
-        readings.append(&mut own_readings);
         self.look(&mut readings, &first, fast, &[0])?;
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
         let own_missing: Vec<Cell> = own_readings
