@@ -128,6 +128,19 @@ impl Rig {
         self.scores.load().unwrap().0
     }
 
+    /// Plays one easy game that must fail: no game finished, the machine left safe, nothing
+    /// recorded. The error, in words.
+    fn game_that_fails(&mut self, seed: u64) -> String {
+        let (games, ending) = self.play(&Difficulty::easy(), FirstMove::Human, 1, seed);
+        assert!(games.is_empty());
+        let Ending::Failed(error) = ending else {
+            panic!("the game was meant to fail, but the run ended {ending:?}")
+        };
+        self.assert_safe();
+        assert!(!self.scores.path().exists(), "nothing recorded");
+        format!("{error:#}")
+    }
+
     /// The machine is safe: nothing powered, the pen off the paper.
     fn assert_safe(&self) {
         let world = self.sim.world();
@@ -376,18 +389,8 @@ fn a_sensor_that_fails_mid_game_ends_it_safely_with_its_name() {
         },
         ..SimSettings::default()
     };
-    let mut rig = Rig::with(settings, Strategy::Random, 12);
-    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 12);
-    assert!(games.is_empty());
-    let Ending::Failed(error) = ending else {
-        panic!("a failing sensor ended the run {ending:?}")
-    };
-    assert!(
-        format!("{error:#}").contains("colour sensor on in1"),
-        "{error:#}"
-    );
-    rig.assert_safe();
-    assert!(!rig.scores.path().exists(), "nothing recorded");
+    let message = Rig::with(settings, Strategy::Random, 12).game_that_fails(12);
+    assert!(message.contains("colour sensor on in1"), "{message}");
 }
 
 #[test]
@@ -400,19 +403,11 @@ fn a_pen_that_leaves_no_ink_stops_the_game_before_anyone_plays_on_it() {
         },
         ..SimSettings::default()
     };
-    let mut rig = Rig::with(settings, Strategy::Random, 16);
-    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 16);
-    assert!(games.is_empty());
-    let Ending::Failed(error) = ending else {
-        panic!("a dry pen ended the run {ending:?}")
-    };
+    let message = Rig::with(settings, Strategy::Random, 16).game_that_fails(16);
     assert!(
-        format!("{error:#}")
-            .starts_with("the pen left no ink on the grid: check the pen and pen.down_deg"),
-        "{error:#}"
+        message.starts_with("the pen left no ink on the grid: check the pen and pen.down_deg"),
+        "{message}"
     );
-    rig.assert_safe();
-    assert!(!rig.scores.path().exists(), "nothing recorded");
 }
 
 #[test]

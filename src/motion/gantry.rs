@@ -695,15 +695,7 @@ impl Gantry {
         rows_offset_deg: i32,
     ) -> Result<Vec<(Cell, Vec<Sample>)>> {
         let rows = self.sweep_rows(cells, speed_deg_per_s, rows_offset_deg)?;
-        Ok(rows
-            .iter()
-            .flat_map(|(sweep, samples)| {
-                sweep
-                    .squares
-                    .iter()
-                    .map(|(cell, window)| (*cell, sensing::in_window(samples, window)))
-            })
-            .collect())
+        Ok(by_square(&rows))
     }
 
     /// As [`Gantry::sweep_squares`], each sweep with every reading it took, the ones between
@@ -820,13 +812,7 @@ impl Gantry {
             self.check_grid_ink(&rows)?;
         }
         let mut percents = vec![Vec::new(); 9];
-        let readings = rows.iter().flat_map(|(sweep, samples)| {
-            sweep
-                .squares
-                .iter()
-                .map(|(cell, window)| (*cell, sensing::in_window(samples, window)))
-        });
-        for (cell, samples) in readings {
+        for (cell, samples) in by_square(&rows) {
             if samples.is_empty() {
                 return Err(MotionError::Unread {
                     square: square_name(cell),
@@ -1017,6 +1003,18 @@ impl Gantry {
         self.move_to(corner)?;
         self.measure_travel(Axis::Pen)
     }
+}
+
+/// Each square's readings out of the sweeps' (those in its window).
+fn by_square(rows: &[(Sweep, Vec<Sample>)]) -> Vec<(Cell, Vec<Sample>)> {
+    rows.iter()
+        .flat_map(|(sweep, samples)| {
+            sweep
+                .squares
+                .iter()
+                .map(|(cell, window)| (*cell, sensing::in_window(samples, window)))
+        })
+        .collect()
 }
 
 /// The time between two fresh measurements of the colour sensor, from a sweep's readings.
