@@ -209,7 +209,7 @@ pub struct SensingConfig {
     /// line (3) and the gears' play and homing error (up to 3), with room to spare.
     pub sweep_deg: i32,
     /// Sweep speed, in deg/s of the columns axis: the most a sweep that reads marks may run;
-    /// it runs slower when the readings come too slowly to be `spot_deg` * 0.4 apart.
+    /// it runs slower when the readings come too slowly to be half of `spot_deg` apart.
     pub sweep_speed_deg_per_s: u32,
     /// The diameter of the colour sensor's spot on the paper, in degrees (default: 10).
     pub spot_deg: u32,

@@ -224,6 +224,35 @@ fn the_grid_and_the_marks_land_where_the_geometry_says() {
 }
 
 #[test]
+fn an_o_flows_through_its_corners_and_stays_on_its_circle() {
+    // The motors are sent on past each corner of the O's polygon so the pen need not slow down
+    // there: the ink must still follow the circle, neither cutting corners nor overshooting.
+    let (sim, mut gantry) = robot();
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    let cell = Cell { row: 1, col: 2 };
+    gantry.draw(&plan::mark(&board, cell, Mark::O)).unwrap();
+    let centre = plan::cell_centre(&board, cell);
+    let centre = PaperPoint::new(f64::from(centre.columns), f64::from(centre.rows));
+    let radius = f64::from(board.mark_size_deg / 2);
+    let world = sim.world();
+    let ink: Vec<PaperPoint> = world
+        .paper()
+        .strokes()
+        .filter(|s| s.author == Author::Robot)
+        .flat_map(|s| s.points.iter().copied())
+        .collect();
+    assert!(ink.len() > 16, "{} points of ink", ink.len());
+    for point in ink {
+        let off = (point.distance_to(centre) - radius).abs();
+        assert!(
+            off <= DRAWING_TOLERANCE_DEG,
+            "{point:?} is {off:.1} degrees off the circle"
+        );
+    }
+}
+
+#[test]
 fn the_pen_is_never_lowered_outside_the_sheet() {
     let (sim, mut gantry) = robot();
     gantry.home().unwrap();

@@ -3,18 +3,19 @@
 //! whole matrix is also printed by `ev3-tictactoe bench`.
 //!
 //! Where the design stops holding, measured: a pencil line a quarter of the spot wide darkens
-//! the spot by about 8 % at most, which under 2 % noise is within three and under 4 % within
-//! two standard deviations of a reading; the faint threshold (4.5 of them) is set so noise is
-//! never taken for a mark, so that line is missed in some squares (the bench's table shows how
-//! many). Everything else is asserted, every square, every condition.
+//! the spot by about 8 % at most. Under 2 % noise the slow, dense look sees it (1 square missed
+//! in 324 over twelve seeds, and that person is asked to press again); under 4 % noise it is
+//! within two standard deviations of a reading, about one in four is missed, and the faint
+//! threshold cannot come lower without taking noise for marks. The bench's table shows how
+//! many. Everything else is asserted, every square, every condition.
 
 use ev3_tictactoe::bench::reading::{all_conditions, read_everywhere, Condition, Drawn};
 use ev3_tictactoe::hw::sim::human::HandMark;
 
 /// The corner of the matrix where the design does not hold: a pencil line a quarter of the
-/// spot wide under 2 % noise or more (see the module doc).
+/// spot wide under 4 % noise (see the module doc).
 fn beyond_the_sensor(drawn: Drawn, condition: &Condition) -> bool {
-    drawn == Drawn::Faint && condition.pen_width_deg < 5.0 && condition.noise_percent >= 2.0
+    drawn == Drawn::Faint && condition.pen_width_deg < 5.0 && condition.noise_percent > 3.0
 }
 
 #[test]

@@ -201,9 +201,14 @@ impl Program<'_> {
         let (asked_ms, most) = (sensing.sample_ms, sensing.sweep_speed_deg_per_s);
         let period = self.gantry.read_period();
         let speed = self.gantry.first_look_speed();
+        let spread = self
+            .gantry
+            .between_reads()
+            .map_or_else(String::new, |spread| format!(" ({spread})"));
         log::info!(
-            "the colour sensor answers every {} ms; reading sweeps at {speed} deg/s",
-            period.as_millis()
+            "the colour sensor gives a fresh value every {:.1} ms{spread}; reading sweeps at \
+             {speed} deg/s",
+            period.as_secs_f64() * 1000.0
         );
         // Somewhat slower is the brick's ordinary state and costs little; half the speed or
         // less doubles the time every reading takes.

@@ -1,7 +1,7 @@
 //! `ev3-tictactoe calibrate`: homes, measures each axis's travel, reads the blank paper and a
 //! mark, and suggests the thresholds for the robot config.
 
-use super::gantry::square_name;
+use super::gantry::{square_name, ReadSpread};
 use super::{sensing, Axis, Gantry, MotionError};
 use crate::game::Cell;
 use std::fmt::Write as _;
@@ -27,6 +27,8 @@ pub struct Calibration {
     pub noise_percent: f64,
     /// The time between two colour readings, as measured while sweeping.
     pub read_period: Duration,
+    /// The time between two readings taken while sweeping: 5th percentile, median, 95th.
+    pub between_reads: Option<ReadSpread>,
 }
 
 impl Calibration {
@@ -92,9 +94,11 @@ impl Calibration {
         let _ = writeln!(
             out,
             "Blank paper: {low}% to {high}% across the nine squares; the sensor's noise on it \
-             {:.1}% (one standard deviation); a reading every {} ms while sweeping.",
+             {:.1}% (one standard deviation); a fresh reading every {:.1} ms while sweeping{}.",
             self.noise_percent,
-            self.read_period.as_millis()
+            self.read_period.as_secs_f64() * 1000.0,
+            self.between_reads
+                .map_or_else(String::new, |spread| format!("; {spread}"))
         );
         match (self.mark_percent, self.suggested_contrast_percent()) {
             (Some(mark), Some(contrast)) => {
@@ -220,5 +224,6 @@ pub fn calibrate(
         pen_contact_deg,
         noise_percent: blank.squares[0].noise,
         read_period: gantry.read_period(),
+        between_reads: gantry.between_reads(),
     })
 }

@@ -21,6 +21,17 @@ type Result<T> = std::result::Result<T, MotionError>;
 /// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
 const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
 
+/// A sweep's run-up before its first window and run-out past its last. At the sweeping speeds
+/// (up to 400 deg/s) the simulator's large motor reaches its pace within about 13 degrees; a
+/// shorter run-up only means the first readings of a window come a little closer together.
+const SWEEP_RUN_DEG: i32 = 10;
+
+/// The first look's readings come at most this share of the spot apart.
+pub const FIRST_LOOK_SPACING: f64 = 0.5;
+
+/// A sweep may start with the rows axis this close to its line, still settling.
+const ROWS_SETTLED_DEG: i32 = 1;
+
 /// What a wait runs at every poll while the motors move, handed the time and the legs'
 /// positions just read.
 type OnTick<'a> = &'a mut dyn FnMut(&mut Gantry, Duration, &[i32]) -> Result<()>;
@@ -65,13 +76,37 @@ enum Pace {
     Draw,
 }
 
+/// When a move of both axes counts as done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Finish {
+    /// Each axis within these degrees of the target, or past it, while still moving (0: once
+    /// stopped on it).
+    Within(AxisPoint),
+    /// The motors are sent on toward `aim`, beyond the target on the same straight line, and
+    /// the move is done as each axis comes within `within_deg` of the target: the pen passes a
+    /// corner of a drawing at speed instead of slowing down to stop at it.
+    Through { aim: AxisPoint, within_deg: i32 },
+}
+
+impl Finish {
+    /// Each axis stopped on the target.
+    const EXACTLY: Finish = Finish::Within(AxisPoint::new(0, 0));
+}
+
 /// One axis's part of a move in progress.
 #[derive(Debug, Clone, Copy)]
 struct Leg {
     axis: Axis,
+    /// Where the motor is sent.
     target_deg: i32,
+    /// Where the leg ends: the target, or short of it when the motor is sent on through a
+    /// corner of a drawing so as not to slow down for it.
+    done_at_deg: i32,
+    /// +1 or -1: the way the motor turns to the target (0: it is there).
+    direction: i32,
     limit: Duration,
-    /// The leg counts as done this close to its target, while still moving (0: once stopped).
+    /// The leg counts as done once this close to `done_at_deg` or past it, while still moving
+    /// (0: once stopped).
     close_enough_deg: i32,
     /// For the pen going down: stopping this close above the target is meeting the paper.
     touch_down_band_deg: Option<i32>,
@@ -95,6 +130,8 @@ pub struct Gantry {
     ideal_motion: Duration,
     /// The sensor's noise on blank paper (one standard deviation, percent), once read.
     noise_percent: Option<f64>,
+    /// The time between two readings taken on the last look: see [`Gantry::between_reads`].
+    between_reads: Option<ReadSpread>,
 }
 
 impl Gantry {
@@ -107,6 +144,7 @@ impl Gantry {
             read_period: None,
             ideal_motion: Duration::ZERO,
             noise_percent: None,
+            between_reads: None,
         }
     }
 
@@ -401,6 +439,8 @@ impl Gantry {
         Ok(Leg {
             axis,
             target_deg,
+            done_at_deg: target_deg,
+            direction: (target_deg - from_deg).signum(),
             limit: self.time_limit(target_deg - from_deg, speed_deg_per_s),
             close_enough_deg,
             touch_down_band_deg: None,
@@ -449,13 +489,13 @@ impl Gantry {
                 let motor = self.motor(leg.axis);
                 let at_deg = motor.position_deg()?;
                 positions[i] = at_deg;
-                let near = (at_deg - leg.target_deg).abs() <= NEAR_TARGET_DEG;
+                let near = (at_deg - leg.done_at_deg).abs() <= NEAR_TARGET_DEG;
                 if tick == 1 || tick.is_multiple_of(3) || near {
                     states[i] = motor.state()?;
                 }
                 let state = states[i];
                 let close = leg.close_enough_deg > 0
-                    && (at_deg - leg.target_deg).abs() <= leg.close_enough_deg;
+                    && (at_deg - leg.done_at_deg) * leg.direction >= -leg.close_enough_deg;
                 if !state.running || close {
                     arrived[i] = true;
                     continue;
@@ -526,29 +566,44 @@ impl Gantry {
         ))
     }
 
-    /// Moves both axes at once and waits for both. With the pen up each axis runs at its travel
-    /// speed; drawing, the speeds are shared out so the pen goes straight.
+    /// Moves both axes at once to `target` and waits for both, until each has arrived as
+    /// `finish` says. With the pen up each axis runs at its travel speed; drawing, the speeds
+    /// are shared out so the pen goes straight.
     fn move_both(
         &mut self,
         target: AxisPoint,
         pace: Pace,
-        close_enough_deg: i32,
+        finish: Finish,
         on_tick: OnTick<'_>,
     ) -> Result<()> {
         self.check_target(Axis::Columns, target.columns)?;
         self.check_target(Axis::Rows, target.rows)?;
         let from = self.position()?;
+        let (sent_to, close_enough) = match finish {
+            Finish::Within(close_enough) => (target, close_enough),
+            Finish::Through { aim, within_deg } => {
+                self.check_target(Axis::Columns, aim.columns)?;
+                self.check_target(Axis::Rows, aim.rows)?;
+                (aim, AxisPoint::new(within_deg, within_deg))
+            }
+        };
+        let through = sent_to != target;
         let distance = [
-            (target.columns - from.columns).abs(),
-            (target.rows - from.rows).abs(),
+            (sent_to.columns - from.columns).abs(),
+            (sent_to.rows - from.rows).abs(),
         ];
         let longest = distance[0].max(distance[1]);
         let mut legs = Vec::new();
-        for (i, (axis, target_deg)) in [(Axis::Columns, target.columns), (Axis::Rows, target.rows)]
-            .into_iter()
-            .enumerate()
+        for (i, (axis, target_deg, done_at_deg)) in [
+            (Axis::Columns, sent_to.columns, target.columns),
+            (Axis::Rows, sent_to.rows, target.rows),
+        ]
+        .into_iter()
+        .enumerate()
         {
-            if distance[i] == 0 {
+            // An axis already there is left alone, unless it may still be running on through
+            // the corner before.
+            if distance[i] == 0 && !through {
                 continue;
             }
             let axis_config = match axis {
@@ -562,12 +617,17 @@ impl Gantry {
                     ((f64::from(axis_config.draw_speed_deg_per_s) * share).round() as u32).max(1)
                 }
             };
-            let from_deg = if axis == Axis::Columns {
-                from.columns
+            let (from_deg, close_enough_deg) = if axis == Axis::Columns {
+                (from.columns, close_enough.columns)
             } else {
-                from.rows
+                (from.rows, close_enough.rows)
             };
-            legs.push(self.start_leg(axis, from_deg, target_deg, speed, close_enough_deg)?);
+            let mut leg = self.start_leg(axis, from_deg, target_deg, speed, close_enough_deg)?;
+            leg.done_at_deg = done_at_deg;
+            leg.ideal = Duration::from_secs_f64(
+                f64::from((done_at_deg - from_deg).unsigned_abs()) / f64::from(speed),
+            );
+            legs.push(leg);
         }
         self.wait_for(&legs, on_tick)
     }
@@ -595,9 +655,9 @@ impl Gantry {
             before(target.rows, from.rows),
         );
         if via != target {
-            self.move_both(via, Pace::Travel, 0, &mut |_, _, _| Ok(()))?;
+            self.move_both(via, Pace::Travel, Finish::EXACTLY, &mut |_, _, _| Ok(()))?;
         }
-        self.move_both(target, Pace::Travel, 0, on_tick)
+        self.move_both(target, Pace::Travel, Finish::EXACTLY, on_tick)
     }
 
     /// Moves the pen to `target_deg`; going down, meeting the paper within
@@ -661,21 +721,48 @@ impl Gantry {
                 g.move_pen(g.config.pen.down_deg)?;
                 g.clock()
                     .sleep(Duration::from_millis(g.config.pen.settle_ms));
-                // Corners are rounded off by a few degrees rather than stopped at: an O drawn
-                // as a polygon then flows at drawing speed instead of halting at every side.
+                // Corners are rounded off by a few degrees rather than stopped at: the motors
+                // are sent on a segment's length past each corner, so an O drawn as a polygon
+                // flows at drawing speed instead of slowing down at every side.
+                let blend = g.config.board.corner_blend_deg;
+                let mut from = first;
                 for (i, &point) in rest.iter().enumerate() {
-                    let last = i + 1 == rest.len();
-                    let blend = if last {
-                        0
-                    } else {
-                        g.config.board.corner_blend_deg
+                    let finish = match rest.get(i + 1) {
+                        None => Finish::EXACTLY,
+                        Some(&next) => g.corner(from, point, next, blend),
                     };
-                    g.move_both(point, Pace::Draw, blend, &mut |_, _, _| Ok(()))?;
+                    g.move_both(point, Pace::Draw, finish, &mut |_, _, _| Ok(()))?;
+                    from = point;
                 }
                 g.move_pen(0)?;
             }
             Ok(())
         })
+    }
+
+    /// How a drawing passes `corner` on its way from `from` to `next`: on through it when both
+    /// axes turn the same way on both sides, each by more than the blend after it (so the next
+    /// move has something to send each of them to), and the point a segment beyond is in reach.
+    /// Otherwise an axis would reverse or stop there, so each axis slows down to it.
+    fn corner(&self, from: AxisPoint, corner: AxisPoint, next: AxisPoint, blend: i32) -> Finish {
+        let within = AxisPoint::new(blend, blend);
+        let before = (corner.columns - from.columns, corner.rows - from.rows);
+        let after = (next.columns - corner.columns, next.rows - corner.rows);
+        let same_way = before.0.signum() * after.0.signum() == 1
+            && before.1.signum() * after.1.signum() == 1
+            && after.0.abs() > blend
+            && after.1.abs() > blend;
+        let aim = AxisPoint::new(corner.columns + before.0, corner.rows + before.1);
+        let in_reach = self.check_target(Axis::Columns, aim.columns).is_ok()
+            && self.check_target(Axis::Rows, aim.rows).is_ok();
+        if blend > 0 && same_way && in_reach {
+            Finish::Through {
+                aim,
+                within_deg: blend,
+            }
+        } else {
+            Finish::Within(within)
+        }
     }
 
     /// Lifts the pen and moves to the axes' zero, out of the human's way.
@@ -718,28 +805,51 @@ impl Gantry {
                 let samples = g.sweep(&sweep, speed_deg_per_s)?;
                 out.push((sweep, samples));
             }
+            // The sensor may be slower now than it was (a busy CPU): time it again, on all of
+            // this look's rows together, as one row's few dozen readings leave the period
+            // uncertain by a tenth.
+            let sweeps: Vec<&[Sample]> = out.iter().map(|(_, samples)| &samples[..]).collect();
+            if let Some(period) = fresh_period(&sweeps, g.noise_percent) {
+                g.read_period = Some(period);
+            }
+            g.between_reads = spread_between_reads(&sweeps).or(g.between_reads);
             Ok(out)
         })
     }
 
+    /// Runs the sensor along `sweep` at `speed` and returns its readings. The sensor starts
+    /// [`SWEEP_RUN_DEG`] before the first window, so it is up to pace when it gets there, and
+    /// the sweep counts as done once the last window is passed, while the motor runs out and
+    /// slows down: the next move starts then, with no wait for a motor to settle on a point no
+    /// reading needs.
     fn sweep(&mut self, sweep: &Sweep, speed: u32) -> Result<Vec<Sample>> {
         let offset = self.config.sensing.sensor_offset_deg;
         let rows = sweep.rows_deg + offset.rows;
-        let start = AxisPoint::new(sweep.from_columns_deg + offset.columns, rows);
-        let end_columns = sweep.to_columns_deg + offset.columns;
-        // Straight there: a reading does not need the play taken up, so no approach move.
-        self.move_both(start, Pace::Travel, 0, &mut |_, _, _| Ok(()))?;
-        // The sensor's latest measurement may still be of the way here: one of its periods
-        // for a fresh one.
-        self.clock().sleep(self.read_period());
+        let first = sweep.from_columns_deg + offset.columns;
+        let last = sweep.to_columns_deg + offset.columns;
+        let direction = if last < first { -1 } else { 1 };
+        let travel = self.travel_deg(Axis::Columns);
+        let start = AxisPoint::new((first - direction * SWEEP_RUN_DEG).clamp(0, travel), rows);
+        let end_columns = (last + direction * SWEEP_RUN_DEG).clamp(0, travel);
+        // Straight there: a reading does not need the play taken up, so no approach move. The
+        // columns only need to be short of the first window when the sweep starts, and the rows
+        // near the line: the spot is ten times wider than what is left to settle.
+        let close_enough = AxisPoint::new(SWEEP_RUN_DEG / 2, ROWS_SETTLED_DEG);
+        let finish = Finish::Within(close_enough);
+        self.move_both(start, Pace::Travel, finish, &mut |_, _, _| Ok(()))?;
         self.check_target(Axis::Columns, end_columns)?;
+        // A read returns the sensor's latest measurement, which may still be of the way here
+        // until one of its periods has passed; the run-up is read in that time.
+        let fresh_from = self.clock().now() + self.read_period();
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
-        let mut next_sample = self.clock().now();
-        let mut leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, 0)?;
-        // The bound sweeps at the configured speed, whatever pace the sensor allows.
+        let mut next_sample = fresh_from;
+        let run_out = (end_columns - last).abs();
+        let mut leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, run_out)?;
+        // The bound sweeps the windows at the configured speed, whatever pace the sensor
+        // allows; the run-up is ours to pay for.
         leg.ideal = Duration::from_secs_f64(
-            f64::from((end_columns - start.columns).unsigned_abs())
+            f64::from((last - first).unsigned_abs())
                 / f64::from(self.config.sensing.sweep_speed_deg_per_s.max(1)),
         );
         self.wait_for(&[leg], &mut |g, now, positions| {
@@ -756,9 +866,6 @@ impl Gantry {
             }
             Ok(())
         })?;
-        if let Some(period) = fresh_period(&samples, self.noise_percent) {
-            self.read_period = Some(period);
-        }
         Ok(samples)
     }
 
@@ -766,6 +873,14 @@ impl Gantry {
     /// speeding up, slowing down or waiting.
     pub fn ideal_motion(&self) -> Duration {
         self.ideal_motion
+    }
+
+    /// The time between two readings the robot took on its last look, once it has looked: the
+    /// 5th percentile, the median and the 95th. The sweep asks for one every
+    /// `sensing.sample_ms`; on a busy brick each read of an attribute takes longer and they come
+    /// later, which stretches the upper figure first.
+    pub fn between_reads(&self) -> Option<ReadSpread> {
+        self.between_reads
     }
 
     /// The time between two colour readings: as last measured, or as configured before any
@@ -776,10 +891,15 @@ impl Gantry {
             .map_or(asked, |measured| measured.max(asked))
     }
 
-    /// The speed of the first look at the board: readings at most 0.4 of the spot apart, so a
-    /// stroke as wide as a fifth of the spot still falls under at least two of them.
+    /// The speed of the first look at the board: readings at most half the spot apart. A
+    /// stroke crossing the line darkens the spot over a spot plus its own width of travel, so
+    /// at least two readings fall on even the thinnest; the faint ones a fast look cannot tell
+    /// from noise get the slow, dense look.
     pub fn first_look_speed(&self) -> u32 {
-        self.reading_speed(0.4, self.config.sensing.sweep_speed_deg_per_s)
+        self.reading_speed(
+            FIRST_LOOK_SPACING,
+            self.config.sensing.sweep_speed_deg_per_s,
+        )
     }
 
     /// The speed at which readings come at most `fraction` of the sensor's spot apart, and at
@@ -793,8 +913,9 @@ impl Gantry {
         )
     }
 
-    /// Reads every square's blank paper: level and noise. Blank paper needs only a median and
-    /// a spread, not a mark's few dark readings, so this sweep runs at travel speed.
+    /// Reads every square's blank paper: level and noise. The sweep runs at the first look's
+    /// pace, not at travel speed: the noise that every threshold is a multiple of needs its
+    /// readings (see [`BlankSquare::pooled`]).
     pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
         self.blank_readings(false)
     }
@@ -807,7 +928,7 @@ impl Gantry {
 
     fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
         let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
-        let rows = self.sweep_rows(&cells, self.config.columns.speed_deg_per_s, 0)?;
+        let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
         if grid_drawn {
             self.check_grid_ink(&rows)?;
         }
@@ -825,11 +946,8 @@ impl Gantry {
         })?;
         self.noise_percent = Some(pooled[0].noise);
         // The sweeps were timed before the noise was known: time them again with it.
-        if let Some(period) = rows
-            .iter()
-            .max_by_key(|(_, samples)| samples.len())
-            .and_then(|(_, samples)| fresh_period(samples, self.noise_percent))
-        {
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
             self.read_period = Some(period);
         }
         let mut squares = [pooled[0]; 9];
@@ -882,8 +1000,8 @@ impl Gantry {
     /// The first look runs along each row's centre line. If it finds no clear mark, the empty
     /// squares are read again along two lines `sensing.second_look_offset_deg` either side of
     /// the centre, so a mark drawn off centre is found before the robot says there is none.
-    /// A square still borderline then (one faint dip) gets a last, slow and dense look along
-    /// all three lines. So reading is as fast as before when the mark is plain, and only the
+    /// A square still borderline then (one faint dip), or if no square is marked yet one with
+    /// a hint of a dip, gets a last, slow and dense look along all three lines. So reading is as fast as before when the mark is plain, and only the
     /// doubtful squares cost more.
     pub fn read_new_marks(
         &mut self,
@@ -927,9 +1045,12 @@ impl Gantry {
         if !readings.iter().any(SquareReading::marked) {
             self.look(&mut readings, empty, fast, &[offset, -offset])?;
         }
+        // The person says they have moved: with no square marked yet, a square with only a
+        // hint of a dip is worth the slow look too.
+        let nothing_seen = !readings.iter().any(SquareReading::marked);
         let doubtful: Vec<Cell> = readings
             .iter()
-            .filter(|r| r.evidence == Evidence::Borderline)
+            .filter(|r| r.evidence == Evidence::Borderline || (nothing_seen && r.hinted()))
             .map(|r| r.cell)
             .collect();
         if !doubtful.is_empty() {
@@ -951,16 +1072,20 @@ impl Gantry {
     ) -> Result<()> {
         let sensing = self.config.sensing.clone();
         for &offset in offsets {
-            for (cell, samples) in self.sweep_squares(cells, speed_deg_per_s, offset)? {
+            let squares = self.sweep_squares(cells, speed_deg_per_s, offset)?;
+            // As timed on these very sweeps.
+            let period = self.read_period();
+            for (cell, samples) in squares {
                 let reading = readings
                     .iter_mut()
                     .find(|r| r.cell == cell)
                     .expect("every swept square has a reading");
-                let look = Look::of(&reading.blank, &samples, &sensing).ok_or_else(|| {
-                    MotionError::Unread {
-                        square: square_name(cell),
-                    }
-                })?;
+                let look =
+                    Look::of(&reading.blank, &samples, &sensing, period).ok_or_else(|| {
+                        MotionError::Unread {
+                            square: square_name(cell),
+                        }
+                    })?;
                 reading.looks.push(look);
             }
         }
@@ -1017,7 +1142,7 @@ fn by_square(rows: &[(Sweep, Vec<Sample>)]) -> Vec<(Cell, Vec<Sample>)> {
         .collect()
 }
 
-/// The time between two fresh measurements of the colour sensor, from a sweep's readings.
+/// The time between two fresh measurements of the colour sensor, from the readings of sweeps.
 ///
 /// The sensor measures on its own clock: on noisy paper a reading that repeats the last one is
 /// most likely the same measurement read again, so the period is the time over the number of
@@ -1026,21 +1151,68 @@ fn by_square(rows: &[(Sweep, Vec<Sample>)]) -> Vec<(Cell, Vec<Sample>)> {
 /// scaled up by that share once the noise is known; without it the estimate errs slow, the safe
 /// way. Quiet paper changes little even when fresh, so no more than four readings to a
 /// measurement are assumed, which a sensor that slow would still be read safely at.
-fn fresh_period(samples: &[Sample], noise_percent: Option<f64>) -> Option<Duration> {
-    let (first, last) = (samples.first()?, samples.last()?);
-    let intervals = samples.len().saturating_sub(1) as f64;
+fn fresh_period(sweeps: &[&[Sample]], noise_percent: Option<f64>) -> Option<Duration> {
+    let (mut intervals, mut changes, mut took) = (0.0, 0.0, Duration::ZERO);
+    for samples in sweeps {
+        let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+            continue;
+        };
+        intervals += samples.len().saturating_sub(1) as f64;
+        changes += samples
+            .windows(2)
+            .filter(|w| w[0].percent != w[1].percent)
+            .count() as f64;
+        took += last.time - first.time;
+    }
     if intervals < 2.0 {
         return None;
     }
-    let changes = samples
-        .windows(2)
-        .filter(|w| w[0].percent != w[1].percent)
-        .count() as f64;
     let honest_repeats = noise_percent.map_or(0.0, |s| {
         (1.0 / (2.0 * s * std::f64::consts::PI.sqrt())).min(0.5)
     });
     let fresh = (changes / (1.0 - honest_repeats)).clamp((intervals / 4.0).max(1.0), intervals);
-    Some((last.time - first.time).div_f64(fresh))
+    Some(took.div_f64(fresh))
+}
+
+/// The time between two readings the robot took while sweeping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadSpread {
+    /// The 5th percentile.
+    pub low: Duration,
+    pub median: Duration,
+    /// The 95th percentile: a busy brick stretches it first.
+    pub high: Duration,
+}
+
+impl std::fmt::Display for ReadSpread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "read every {} ms, 5-95 % of the time from {} to {} ms",
+            self.median.as_millis(),
+            self.low.as_millis(),
+            self.high.as_millis()
+        )
+    }
+}
+
+/// The spread of the time between two readings in a sweep, over `sweeps`; `None` with fewer
+/// than two readings in every sweep.
+fn spread_between_reads(sweeps: &[&[Sample]]) -> Option<ReadSpread> {
+    let mut between: Vec<Duration> = sweeps
+        .iter()
+        .flat_map(|samples| samples.windows(2).map(|w| w[1].time - w[0].time))
+        .collect();
+    if between.is_empty() {
+        return None;
+    }
+    between.sort_unstable();
+    let at = |share: usize| between[(between.len() - 1) * share / 100];
+    Some(ReadSpread {
+        low: at(5),
+        median: at(50),
+        high: at(95),
+    })
 }
 
 /// A square as the user sees it: "row 1, column 3" (counted from 1 here, for people).

@@ -15,10 +15,12 @@
 //! one line, a dot does not. A square with a dip above the clear threshold on any line, or above
 //! the faint floor on two, is marked.
 //!
-//! Thresholds: clear at 5 and faint at 4.5 times the noise of one reading, so that noise alone
-//! (uniform noise of a few percent, whole-percent readings, stale repeats of one measurement,
-//! and a local baseline of its own) stays below them over the hundreds of stretches a board
-//! reading takes.
+//! Thresholds: clear at 5 times the noise of one reading; faint at 4.5 times the noise of the
+//! spot-wide stretch it averages, counting only fresh measurements (a reading sooner than the
+//! sensor's period repeats the last) and the uncertainty of the paper beside it. So noise alone
+//! (uniform noise of a few percent, whole-percent readings, stale repeats of one measurement)
+//! stays below them over the hundreds of stretches a board reading takes, while a slower,
+//! denser look makes a faint stroke stand further out of the noise.
 //!
 //! The smallest mark that counts, with the defaults (floors 15 % and 6 % of the paper's level,
 //! a 10-degree spot, lines 25 degrees apart): a dot of black ink about 4 degrees across under
@@ -93,17 +95,28 @@ impl BlankSquare {
     /// readings: the noise is the sensor's, and a dozen readings per square would estimate it
     /// coarsely (whole percents) where a hundred estimate it well. `None` if a square has no
     /// readings.
+    ///
+    /// Each square's median sits among its own readings, closer to them than the true level
+    /// is, and with a few readings a square that matters: the spread is scaled up for the one
+    /// reading's worth of freedom each median takes (as the n - 1 of a sample variance). Read
+    /// fast with a sensor serving every 20 ms, six readings a square, the plain spread came out
+    /// at three quarters of the simulator's true noise, and the thresholds built on it let
+    /// noise through as a faint mark; so the blank paper is also read at the first look's
+    /// pace, not at travel speed.
     pub fn pooled(squares: &[Vec<u8>]) -> Option<Vec<BlankSquare>> {
         let levels: Vec<f64> = squares
             .iter()
             .map(|r| blank_level(r).map(f64::from))
             .collect::<Option<_>>()?;
-        let noise = robust_spread(
+        let spread = robust_spread(
             squares
                 .iter()
                 .zip(&levels)
                 .flat_map(|(r, &level)| r.iter().map(move |&x| f64::from(x) - level)),
         );
+        let readings = squares.iter().map(Vec::len).sum::<usize>() as f64;
+        let freedom = (readings - squares.len() as f64).max(1.0);
+        let noise = spread * (readings.max(1.0) / freedom).sqrt();
         Some(
             levels
                 .into_iter()
@@ -112,15 +125,16 @@ impl BlankSquare {
         )
     }
 
-    /// The contrast thresholds for this square, as fractions of its level: (clear, faint).
+    /// The contrast thresholds for this square, as fractions of its level: the clear one, and
+    /// the floor under the faint one (which a faint dip must also pass in units of its own
+    /// noise: see [`Look::local_sigmas`]).
     pub fn thresholds(&self, settings: &SensingConfig) -> (f64, f64) {
-        // The noise of a stretch, relative to the paper. Not divided by the square root of the
-        // readings in it: the sensor measures on its own clock, and read as fast as it measures
-        // (with jitter), a stretch often holds the same measurement twice, no quieter than one.
-        // Assuming otherwise let noise through as faint marks under 4 % noise.
-        let stretch_noise = self.noise / self.level.max(1.0);
-        let clear = (f64::from(settings.mark_contrast_percent) / 100.0).max(5.0 * stretch_noise);
-        let faint = (f64::from(settings.faint_contrast_percent) / 100.0).max(4.5 * stretch_noise);
+        // The clear test is on a stretch of a few readings, and is not divided by the square
+        // root of their number: read as fast as the sensor measures (with jitter), a stretch
+        // often holds the same measurement twice, no quieter than one.
+        let reading_noise = self.noise / self.level.max(1.0);
+        let clear = (f64::from(settings.mark_contrast_percent) / 100.0).max(5.0 * reading_noise);
+        let faint = f64::from(settings.faint_contrast_percent) / 100.0;
         (clear, faint.min(clear))
     }
 
@@ -156,12 +170,28 @@ pub struct Look {
     pub depth: f64,
     /// The deepest stretch's contrast against the paper on either side of it.
     pub local_depth: f64,
+    /// The contrast of the spot-wide stretch that stands furthest out of the paper beside it,
+    /// in units of the noise it would show on blank paper: how unlikely noise alone is to
+    /// make it.
+    pub local_sigmas: f64,
     /// The mean distance between readings along the line, in degrees.
     pub spacing_deg: f64,
 }
 
+/// A faint dip must stand this many of its own noise's standard deviations out of the paper
+/// beside it. A board reading tests some hundreds of places (each square, each line, each
+/// stretch); noise reaches 4.5 of them at one in some hundred thousand with Gaussian noise and
+/// never with the simulator's even noise of a few percent, and a faint mark must also show on
+/// two lines.
+pub const FAINT_SIGMAS: f64 = 4.5;
+
+/// A dip this many of its noise's standard deviations out of the paper hints at a mark. Noise
+/// alone reaches it somewhere on a board now and then, so it only buys a closer look.
+pub const HINT_SIGMAS: f64 = 3.0;
+
 impl Look {
-    /// The look of `samples` (one line over one square); `None` without readings.
+    /// The look of `samples` (one line over one square), read from a sensor that measures
+    /// every `read_period`; `None` without readings.
     ///
     /// Two depths: against the square's blank level (a filled square reads dark all along, so
     /// only the blank level shows it), and against the paper on either side of each stretch
@@ -169,25 +199,63 @@ impl Look {
     /// white, and a line off centre or a long line can drift by a few percent; the faint test
     /// uses the local depth, which such a drift does not move, while a stroke's dip, narrower
     /// than the span, stands out of it.
-    pub fn of(blank: &BlankSquare, samples: &[Sample], settings: &SensingConfig) -> Option<Look> {
+    ///
+    /// The faint test asks for the local depth of a few readings in a row to pass the faint
+    /// floor (a contrast), and for a stretch one spot wide, the width over which a stroke's dip
+    /// is deepest (it is the spot plus the stroke wide), to stand out of its noise: the noise
+    /// of one reading over the square root of the fresh measurements in it, with the local
+    /// paper's own uncertainty. Only fresh measurements count: a reading taken sooner
+    /// than the sensor's period after the last repeats it. So a slow, dense look at a doubtful
+    /// square sees a faint stroke that one fast look could not tell from noise.
+    pub fn of(
+        blank: &BlankSquare,
+        samples: &[Sample],
+        settings: &SensingConfig,
+        read_period: Duration,
+    ) -> Option<Look> {
         let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
         let darkest = darkest_stretch(&readings, settings.samples_per_stretch)?;
+        let paper_beside = |centre: i32| {
+            let around: Vec<u8> = samples
+                .iter()
+                .filter(|s| LOCAL_PAPER_DEG.contains(&(s.at.columns - centre).abs()))
+                .map(|s| s.percent)
+                .collect();
+            let paper = blank_level(&around).map_or(blank.level, f64::from);
+            (paper, around.len())
+        };
+        // The deepest few readings in a row against the paper beside them.
         let n = settings.samples_per_stretch.clamp(1, readings.len());
-        let local_depth = (0..=readings.len() - n)
-            .map(|start| {
-                let stretch = &samples[start..start + n];
+        let local_depth = samples
+            .windows(n)
+            .map(|stretch| {
                 let mean = stretch.iter().map(|s| f64::from(s.percent)).sum::<f64>() / n as f64;
-                let centre = stretch[n / 2].at.columns;
-                let around: Vec<u8> = samples
-                    .iter()
-                    .filter(|s| {
-                        (LOCAL_PAPER_DEG.start()..=LOCAL_PAPER_DEG.end())
-                            .contains(&&(s.at.columns - centre).abs())
-                    })
-                    .map(|s| s.percent)
-                    .collect();
-                let paper = blank_level(&around).map_or(blank.level, f64::from);
+                let (paper, _) = paper_beside(stretch[n / 2].at.columns);
                 (paper - mean) / paper.max(1.0)
+            })
+            .fold(0.0, f64::max);
+        // The spot-wide stretch that stands furthest out of its noise.
+        let half_spot = (settings.spot_deg / 2) as i32;
+        let repeats = readings_per_measurement(samples, read_period);
+        let fresh = |n: usize| (n as f64 / repeats).max(1.0);
+        let reading_noise = blank.noise / blank.level.max(1.0);
+        let local_sigmas = samples
+            .iter()
+            .map(|s| s.at.columns)
+            .map(|centre| {
+                let stretch: Vec<f64> = samples
+                    .iter()
+                    .filter(|s| (s.at.columns - centre).abs() <= half_spot)
+                    .map(|s| f64::from(s.percent))
+                    .collect();
+                let mean = stretch.iter().sum::<f64>() / stretch.len() as f64;
+                let (paper, beside) = paper_beside(centre);
+                // A median's variance is about pi/2 times a mean's.
+                let noise = reading_noise
+                    * (1.0 / fresh(stretch.len())
+                        + std::f64::consts::FRAC_PI_2 / fresh(beside.max(1)))
+                    .sqrt();
+                (paper - mean) / paper.max(1.0) / noise
             })
             .fold(0.0, f64::max);
         let spacing_deg = match (samples.first(), samples.last()) {
@@ -201,14 +269,27 @@ impl Look {
             samples: samples.len(),
             depth: blank.contrast(darkest),
             local_depth,
+            local_sigmas,
             spacing_deg,
         })
     }
 }
 
-/// Where the paper beside a stretch is taken from, in degrees either side of it: beyond a spot
-/// (so a stroke's own dip, a spot plus the stroke wide, is not its own baseline) and within two
-/// (so the paper's drift over that span is small).
+/// How many readings in a row, on average, return the same measurement: the sensor's period
+/// over the time between readings, at least 1.
+fn readings_per_measurement(samples: &[Sample], read_period: Duration) -> f64 {
+    match (samples.first(), samples.last()) {
+        (Some(first), Some(last)) if samples.len() > 1 => {
+            let between = (last.time - first.time).as_secs_f64() / (samples.len() - 1) as f64;
+            (read_period.as_secs_f64() / between.max(1e-6)).max(1.0)
+        }
+        _ => 1.0,
+    }
+}
+
+/// Where the paper beside a stretch is taken from, in degrees either side of its centre:
+/// beyond a spot (so a stroke's own dip, a spot plus the stroke wide, is not its own baseline)
+/// and within two (so the paper's drift over that span is small).
 pub const LOCAL_PAPER_DEG: RangeInclusive<i32> = 9..=20;
 
 /// What the looks at a square add up to.
@@ -222,7 +303,8 @@ pub enum Evidence {
 }
 
 /// Judges a square from its looks: marked with a dip past the clear threshold on any line or
-/// past the faint floor on two different lines; borderline with one faint dip.
+/// a faint dip (past the faint floor and [`FAINT_SIGMAS`] of its noise) on two different
+/// lines; borderline with one faint dip.
 pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
     let (clear, faint) = blank.thresholds(settings);
     if looks.iter().any(|l| l.depth >= clear) {
@@ -230,7 +312,7 @@ pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> E
     }
     let mut faint_lines: Vec<i32> = looks
         .iter()
-        .filter(|l| l.local_depth >= faint)
+        .filter(|l| l.local_depth >= faint && l.local_sigmas >= FAINT_SIGMAS)
         .map(|l| l.rows_deg)
         .collect();
     faint_lines.sort_unstable();
@@ -256,6 +338,12 @@ impl SquareReading {
         self.evidence == Evidence::Marked
     }
 
+    /// Some look showed a dip [`HINT_SIGMAS`] out of its noise: too little to judge by, enough
+    /// to be worth a closer look when the person says they have moved and nothing is seen.
+    pub fn hinted(&self) -> bool {
+        self.looks.iter().any(|l| l.local_sigmas >= HINT_SIGMAS)
+    }
+
     /// The reading in words: "blank 70 %, noise 1.2 %; centre line 12 samples 4.0° apart: 38 %
     /// darker; ...: marked".
     pub fn describe(&self) -> String {
@@ -265,12 +353,13 @@ impl SquareReading {
             .map(|l| {
                 format!(
                     "line at rows {} deg, {} samples {:.1} deg apart: {:.0}% darker ({:.0}% than \
-                     the paper beside it)",
+                     the paper beside it, {:.1} times its noise)",
                     l.rows_deg,
                     l.samples,
                     l.spacing_deg,
                     l.depth * 100.0,
-                    l.local_depth * 100.0
+                    l.local_depth * 100.0,
+                    l.local_sigmas
                 )
             })
             .collect();
@@ -333,6 +422,7 @@ mod tests {
             samples: 20,
             depth: PAPER.contrast(darkest),
             local_depth: PAPER.contrast(darkest),
+            local_sigmas: (PAPER.level - darkest) / PAPER.noise,
             spacing_deg: 4.0,
         }
     }
@@ -354,6 +444,9 @@ mod tests {
         let pooled = BlankSquare::pooled(&[vec![70, 72, 68], vec![50, 52, 48]]).unwrap();
         assert_eq!((pooled[0].level, pooled[1].level), (70.0, 50.0));
         assert_eq!(pooled[0].noise, pooled[1].noise, "one sensor, one noise");
+        // Six readings, two of them taken up by the medians: the mean square (16 / 6) is
+        // counted over the four readings' worth of freedom left.
+        assert!((pooled[0].noise - 2.0).abs() < 1e-9, "{pooled:?}");
         assert!(BlankSquare::pooled(&[vec![70], vec![]]).is_none());
     }
 
@@ -412,15 +505,15 @@ mod tests {
                     }
                     Sample {
                         at: AxisPoint::new(columns, 195),
-                        time: Duration::ZERO,
+                        time: Duration::from_millis(10 * i as u64),
                         percent: percent.round() as u8,
                     }
                 })
                 .collect()
         };
-        let drift = Look::of(&PAPER, &line(false), &settings()).unwrap();
+        let drift = Look::of(&PAPER, &line(false), &settings(), Duration::from_millis(10)).unwrap();
         assert!(drift.local_depth < 0.03, "{drift:?}");
-        let stroke = Look::of(&PAPER, &line(true), &settings()).unwrap();
+        let stroke = Look::of(&PAPER, &line(true), &settings(), Duration::from_millis(10)).unwrap();
         assert!(stroke.local_depth > 0.07, "{stroke:?}");
     }
 
@@ -434,13 +527,50 @@ mod tests {
             level: 70.0,
             noise: 4.0,
         };
-        let (clear, faint) = noisy.thresholds(&settings());
-        let (quiet_clear, quiet_faint) = PAPER.thresholds(&settings());
-        assert!(
-            clear >= quiet_clear && faint > quiet_faint,
-            "{clear} {faint}"
-        );
-        assert!(faint > 4.5 * 4.0 / 70.0 - 1e-9);
+        let (clear, _) = noisy.thresholds(&settings());
+        let (quiet_clear, _) = PAPER.thresholds(&settings());
+        assert!(clear > quiet_clear, "{clear} {quiet_clear}");
+        assert!(clear > 5.0 * 4.0 / 70.0 - 1e-9);
+        // The same faint dip on two lines: a mark on quiet paper, noise on noisy paper.
+        let dip = |paper: &BlankSquare, rows| Look {
+            local_sigmas: 8.0 / paper.noise,
+            ..look(rows, 62.0)
+        };
+        let on =
+            |paper: &BlankSquare| judge(paper, &[dip(paper, 170), dip(paper, 145)], &settings());
+        assert_eq!(on(&PAPER), Evidence::Marked);
+        assert_eq!(on(&noisy), Evidence::Blank);
+    }
+
+    #[test]
+    fn a_slow_dense_look_sees_a_faint_stroke_that_a_fast_one_cannot_tell_from_noise() {
+        // A stroke 5 percent darker than 70 % paper, 10 degrees wide, under noise of 1.5 %.
+        let line = |spacing: i32, period_ms: u64| -> Vec<Sample> {
+            (0..=70 / spacing)
+                .map(|i| {
+                    let columns = 135 + spacing * i;
+                    let dip = if (165..=175).contains(&columns) {
+                        3.5
+                    } else {
+                        0.0
+                    };
+                    Sample {
+                        at: AxisPoint::new(columns, 170),
+                        time: Duration::from_millis(period_ms * i as u64),
+                        percent: (70.0 - dip) as u8,
+                    }
+                })
+                .collect()
+        };
+        let period = Duration::from_millis(10);
+        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period).unwrap();
+        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period).unwrap();
+        assert!(fast.local_sigmas < FAINT_SIGMAS, "{fast:?}");
+        assert!(dense.local_sigmas >= FAINT_SIGMAS, "{dense:?}");
+        // Read ten times as often as the sensor measures, the dense line is no better than the
+        // fast one: its readings are repeats.
+        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period).unwrap();
+        assert!(repeated.local_sigmas < FAINT_SIGMAS, "{repeated:?}");
     }
 
     #[test]
@@ -455,6 +585,7 @@ mod tests {
             samples: 20,
             depth: dim.contrast(darkest),
             local_depth: dim.contrast(darkest),
+            local_sigmas: (dim.level - darkest) / dim.noise,
             spacing_deg: 4.0,
         };
         assert_eq!(judge(&dim, &[look_at(34.0)], &settings()), Evidence::Blank);
