@@ -531,3 +531,48 @@ fn an_axis_that_crawls_is_homed_by_its_position_not_taken_for_an_end_stop() {
         assert!(off.abs() <= HOMING_TOLERANCE_DEG, "{joint:?}: {off}");
     }
 }
+
+#[test]
+fn every_read_of_an_attribute_takes_the_brick_some_time_and_the_world_moves_on() {
+    let settings = SimSettings {
+        read_latency_ms: 2,
+        read_latency_jitter_ms: 3,
+        ..SimSettings::default()
+    };
+    let (sim, _) = robot_with(settings);
+    let mut robot = sim.robot();
+    let mut took = Vec::new();
+    for _ in 0..50 {
+        let before = sim.world().now();
+        robot.light.reflected_percent().unwrap();
+        robot.columns.position_deg().unwrap();
+        took.push(sim.world().now() - before);
+    }
+    let (least, most) = (took.iter().min().unwrap(), took.iter().max().unwrap());
+    assert!(*least >= Duration::from_millis(4), "{took:?}");
+    assert!(*most <= Duration::from_millis(10), "{took:?}");
+    assert!(least < most, "the time a read takes varies: {took:?}");
+}
+
+#[test]
+fn a_sweep_keeps_its_reading_rate_when_every_read_takes_time() {
+    // Polls keep a steady beat, so reads that take 1 to 3 ms each do not stretch the time
+    // between two readings of the sensor beyond what the sweep asked for.
+    let settings = SimSettings {
+        read_latency_ms: 1,
+        read_latency_jitter_ms: 2,
+        ..SimSettings::default()
+    };
+    let (_sim, mut gantry) = robot_with(settings);
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    gantry.draw(&plan::grid(&board)).unwrap();
+    gantry.read_blank_grid().unwrap();
+    let spread = gantry.between_reads().expect("the blank paper was swept");
+    let asked = Duration::from_millis(gantry.config().sensing.sample_ms);
+    assert_eq!(spread.median, asked, "{spread:?}");
+    assert!(
+        spread.high <= asked + Duration::from_millis(3),
+        "{spread:?}"
+    );
+}

@@ -473,8 +473,17 @@ impl Gantry {
         let mut positions = vec![0; legs.len()];
         let mut states = vec![MotorState::default(); legs.len()];
         let mut tick = 0u32;
+        // Polls keep a steady beat: the time the reads take (on the brick each is a system
+        // call, later when the CPU is busy) comes out of the wait, not on top of it.
+        let mut next_poll = start;
         while arrived.iter().any(|a| !a) {
-            self.clock().sleep(poll);
+            next_poll += poll;
+            let before = self.clock().now();
+            if next_poll > before {
+                self.clock().sleep(next_poll - before);
+            } else {
+                next_poll = before;
+            }
             self.check_stop()?;
             let now = self.clock().now();
             tick += 1;
@@ -485,11 +494,13 @@ impl Gantry {
                 // On the brick every attribute read takes time the colour sensor's readings
                 // wait for; the position is read every tick, the state (which only says when a
                 // run has ended, or backs up the stall judge) every third tick, and every tick
-                // near the target, where runs end.
+                // near the target of a leg that ends when its run does (one that ends close
+                // enough is told by its position).
                 let motor = self.motor(leg.axis);
                 let at_deg = motor.position_deg()?;
                 positions[i] = at_deg;
-                let near = (at_deg - leg.done_at_deg).abs() <= NEAR_TARGET_DEG;
+                let near = leg.close_enough_deg == 0
+                    && (at_deg - leg.done_at_deg).abs() <= NEAR_TARGET_DEG;
                 if tick == 1 || tick.is_multiple_of(3) || near {
                     states[i] = motor.state()?;
                 }
@@ -576,9 +587,23 @@ impl Gantry {
         finish: Finish,
         on_tick: OnTick<'_>,
     ) -> Result<()> {
+        let from = self.position()?;
+        self.move_both_from(from, target, pace, finish, on_tick)
+    }
+
+    /// As [`Gantry::move_both`], from `from` as the axes stand (or, in a drawing, as they were
+    /// sent: each read of a position costs the brick a system call, and a path's points follow
+    /// on from each other).
+    fn move_both_from(
+        &mut self,
+        from: AxisPoint,
+        target: AxisPoint,
+        pace: Pace,
+        finish: Finish,
+        on_tick: OnTick<'_>,
+    ) -> Result<()> {
         self.check_target(Axis::Columns, target.columns)?;
         self.check_target(Axis::Rows, target.rows)?;
-        let from = self.position()?;
         let (sent_to, close_enough) = match finish {
             Finish::Within(close_enough) => (target, close_enough),
             Finish::Through { aim, within_deg } => {
@@ -731,7 +756,7 @@ impl Gantry {
                         None => Finish::EXACTLY,
                         Some(&next) => g.corner(from, point, next, blend),
                     };
-                    g.move_both(point, Pace::Draw, finish, &mut |_, _, _| Ok(()))?;
+                    g.move_both_from(from, point, Pace::Draw, finish, &mut |_, _, _| Ok(()))?;
                     from = point;
                 }
                 g.move_pen(0)?;
@@ -854,7 +879,9 @@ impl Gantry {
         );
         self.wait_for(&[leg], &mut |g, now, positions| {
             if now >= next_sample {
-                next_sample = now + sample_every;
+                // On the schedule, not from now: a poll a little late must not push every
+                // later reading back by a whole poll.
+                next_sample = (next_sample + sample_every).max(now);
                 // The columns position the wait has just read: one attribute read less.
                 let columns = positions[0];
                 let percent = g.robot.light.reflected_percent()?;

@@ -75,6 +75,11 @@ pub struct SimSettings {
     /// UART sensors every 10 ms, and a busy brick serves them later). 0: every read measures.
     pub sensor_period_ms: u64,
     pub sensor_jitter_ms: u64,
+    /// Each read of a motor's or a sensor's attribute takes this many ms, plus up to
+    /// `read_latency_jitter_ms` more, and the world moves on meanwhile: on the brick each is a
+    /// system call into sysfs on a 300 MHz CPU, later when the CPU is busy.
+    pub read_latency_ms: u64,
+    pub read_latency_jitter_ms: u64,
     /// All readings are scaled by this (below 1: a dim sensor or grey paper).
     pub sensor_gain: f64,
     pub battery_v: f32,
@@ -100,6 +105,8 @@ impl Default for SimSettings {
             sensor_noise_percent: 3.0,
             sensor_period_ms: 10,
             sensor_jitter_ms: 4,
+            read_latency_ms: 1,
+            read_latency_jitter_ms: 2,
             sensor_gain: 1.0,
             battery_v: 7.9,
             seed: 1,
@@ -142,6 +149,8 @@ pub struct World {
     gain: f64,
     sensor_period_ms: u64,
     sensor_jitter_ms: u64,
+    read_latency_ms: u64,
+    read_latency_jitter_ms: u64,
     /// The sensor's latest measurement, and when the next one comes.
     light: Option<u8>,
     next_light_ms: u64,
@@ -163,6 +172,19 @@ pub struct World {
 impl World {
     pub fn now(&self) -> Duration {
         Duration::from_millis(self.time_ms)
+    }
+
+    /// The time one read of an attribute takes: the world runs on meanwhile.
+    fn spend_a_read(&mut self) {
+        let jitter = if self.read_latency_jitter_ms > 0 {
+            self.rng.random_range(0..=self.read_latency_jitter_ms)
+        } else {
+            0
+        };
+        let took = self.read_latency_ms + jitter;
+        if took > 0 {
+            self.advance(Duration::from_millis(took));
+        }
     }
 
     /// Runs the world for at least `duration`.
@@ -293,6 +315,7 @@ impl World {
     }
 
     fn read_light(&mut self) -> Result<u8, SensorFault> {
+        self.spend_a_read();
         self.light_reads += 1;
         if let SensorFault::FailsAfter { reads } = self.light_fault {
             if self.light_reads > reads {
@@ -407,6 +430,8 @@ impl SimRobot {
             gain: settings.sensor_gain,
             sensor_period_ms: settings.sensor_period_ms,
             sensor_jitter_ms: settings.sensor_jitter_ms,
+            read_latency_ms: settings.read_latency_ms,
+            read_latency_jitter_ms: settings.read_latency_jitter_ms,
             light: None,
             next_light_ms: 0,
             light_fault: settings.faults.light,
@@ -552,6 +577,14 @@ impl SimMotorDevice {
     }
 }
 
+impl SimMotorDevice {
+    /// As [`SimMotorDevice::with`], for a read of an attribute, which takes its time.
+    fn read<T>(&mut self, f: impl FnOnce(&SimMotor) -> T) -> Result<T, HwError> {
+        lock(&self.world).spend_a_read();
+        self.with(|m| f(m))
+    }
+}
+
 impl Motor for SimMotorDevice {
     fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError> {
         self.with(|m| m.run_to_position(target_deg, speed_deg_per_s))
@@ -566,7 +599,7 @@ impl Motor for SimMotorDevice {
     }
 
     fn position_deg(&mut self) -> Result<i32, HwError> {
-        self.with(|m| m.position_deg())
+        self.read(|m| m.position_deg())
     }
 
     fn set_position_deg(&mut self, position_deg: i32) -> Result<(), HwError> {
@@ -574,11 +607,11 @@ impl Motor for SimMotorDevice {
     }
 
     fn speed_deg_per_s(&mut self) -> Result<i32, HwError> {
-        self.with(|m| m.speed_deg_per_s().round() as i32)
+        self.read(|m| m.speed_deg_per_s().round() as i32)
     }
 
     fn state(&mut self) -> Result<MotorState, HwError> {
-        self.with(|m| m.state())
+        self.read(|m| m.state())
     }
 }
 
@@ -613,6 +646,7 @@ impl ReflectedLight for SimDevice {
 impl TouchSensor for SimDevice {
     fn is_pressed(&mut self) -> Result<bool, HwError> {
         let mut world = self.world();
+        world.spend_a_read();
         world.touch_reads += 1;
         if let SensorFault::FailsAfter { reads } = world.touch_fault {
             if world.touch_reads > reads {

@@ -38,6 +38,10 @@ pub struct WorldFile {
     /// (default: 4); 0 measures at every read.
     pub sensor_period_ms: u64,
     pub sensor_jitter_ms: u64,
+    /// Each read of a motor's or sensor's attribute takes this many ms (default: 1) plus up to
+    /// `read_latency_jitter_ms` (default: 2) more, while the world moves on.
+    pub read_latency_ms: u64,
+    pub read_latency_jitter_ms: u64,
     /// The paper stops the pen (default: true), this far above its set depth (default: 4).
     pub paper_stops_pen: bool,
     pub pen_contact_above_down_deg: f64,
@@ -67,6 +71,8 @@ impl WorldFile {
             sensor_gain: s.sensor_gain,
             sensor_period_ms: s.sensor_period_ms,
             sensor_jitter_ms: s.sensor_jitter_ms,
+            read_latency_ms: s.read_latency_ms,
+            read_latency_jitter_ms: s.read_latency_jitter_ms,
             paper_stops_pen: s.paper_stops_pen,
             pen_contact_above_down_deg: s.pen_contact_above_down_deg,
             axis_duty_speed_factor: s.axis_duty_speed_factor,
@@ -124,6 +130,13 @@ impl WorldFile {
             0.0,
             1000.0,
         )?;
+        within("read_latency_ms", self.read_latency_ms as f64, 0.0, 100.0)?;
+        within(
+            "read_latency_jitter_ms",
+            self.read_latency_jitter_ms as f64,
+            0.0,
+            100.0,
+        )?;
         within(
             "pen_contact_above_down_deg",
             self.pen_contact_above_down_deg,
@@ -156,6 +169,8 @@ impl WorldFile {
             sensor_gain: self.sensor_gain,
             sensor_period_ms: self.sensor_period_ms,
             sensor_jitter_ms: self.sensor_jitter_ms,
+            read_latency_ms: self.read_latency_ms,
+            read_latency_jitter_ms: self.read_latency_jitter_ms,
             paper_stops_pen: self.paper_stops_pen,
             pen_contact_above_down_deg: self.pen_contact_above_down_deg,
             axis_duty_speed_factor: self.axis_duty_speed_factor,
