@@ -41,6 +41,7 @@ pub(super) fn run(
     config: &RobotConfig,
     args: &DemoArgs,
     score_file: ScoreFile,
+    scores_kept: bool,
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     super::play::start_log(log_path)?;
@@ -109,13 +110,17 @@ pub(super) fn run(
     );
     drop(program);
     super::robot::save_paper(&sim, &args.paper)?;
+    let scores = if scores_kept {
+        format!("Scores in {}", score_file.path().display())
+    } else {
+        "Scores not kept (the scripted human is not you; --scores FILE keeps them)".to_string()
+    };
     println!(
-        "Human: {} won, {} drawn, {} lost, {} void. Scores in {}; the last sheet is {}.",
+        "Human: {} won, {} drawn, {} lost, {} void. {scores}; the last sheet is {}.",
         tally[0],
         tally[1],
         tally[2],
         tally[3],
-        score_file.path().display(),
         args.paper.display()
     );
     match ending {

@@ -11,6 +11,7 @@ mod sim;
 use crate::ai::Difficulty;
 use crate::config::CONFIG_VARIABLE;
 use crate::scoreboard::store::{ScoreFile, DEFAULT_FILE, PATH_VARIABLE};
+use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -335,7 +336,17 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Demo(args) => {
             let (config, _) = robot::load_config(cli.config.as_deref())?;
-            demo::run(&config, &args, score_file, &cli.log)
+            // The scripted human's games are not the user's: a scoreboard of its own that goes
+            // with the demo, unless a file is named.
+            let own = match &cli.scores {
+                Some(_) => None,
+                None => Some(tempfile::tempdir().context("a folder for the demo's scores")?),
+            };
+            let score_file = match &own {
+                Some(folder) => ScoreFile::new(folder.path().join(DEFAULT_FILE)),
+                None => score_file,
+            };
+            demo::run(&config, &args, score_file, own.is_none(), &cli.log)
         }
         Command::Calibrate(args) => {
             let (config, source) = robot::load_config(cli.config.as_deref())?;
