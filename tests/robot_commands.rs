@@ -105,3 +105,29 @@ fn a_world_file_shapes_the_simulated_robot_and_a_bad_one_is_named() {
             "world file typo.json: human_pen_widht: unknown field",
         ));
 }
+
+#[test]
+fn a_demo_leaves_the_users_scores_alone_unless_told_where_to_keep_them() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir)
+        .args(["demo", "--games", "1"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Scores not kept"));
+    assert!(
+        !dir.path().join("scoreboard.json").exists(),
+        "the scripted human's game went into the user's scoreboard"
+    );
+    command(&dir)
+        .args(["--scores", "demo.json", "demo", "--games", "1"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Scores in demo.json"));
+    let kept = std::fs::read_to_string(dir.path().join("demo.json")).unwrap();
+    assert!(
+        kept.contains("\"losses\": 1")
+            || kept.contains("\"wins\": 1")
+            || kept.contains("\"draws\": 1"),
+        "one game recorded: {kept}"
+    );
+}
