@@ -4,6 +4,7 @@
 //! real brick would. And what it does when a cable comes out at each phase of a game.
 
 mod emulated_brick;
+mod skipping;
 
 use emulated_brick::{mount, Mounted, Tree};
 use ev3_tictactoe::config::RobotConfig;

@@ -6,6 +6,7 @@
 //! EV3DEV_DRIVER_PATH (set in .cargo/config.toml), where the brick is mounted.
 
 mod emulated_brick;
+mod skipping;
 
 use emulated_brick::{mount, Tree};
 use ev3_tictactoe::config::{MotorKind, Polarity, RobotConfig};

@@ -906,10 +906,7 @@ fn nix_is_root() -> bool {
 macro_rules! require_fuse {
     () => {
         if let Some(why) = $crate::emulated_brick::cannot_mount() {
-            if std::env::var_os("EV3_TICTACTOE_REQUIRE_ALL").is_some() {
-                panic!("the emulated brick is required here but cannot be mounted: {why}");
-            }
-            eprintln!("skipped: the emulated brick cannot be mounted here ({why})");
+            $crate::skipping::skip_or_fail("the emulated brick (FUSE)", &why);
             return;
         }
     };
