@@ -22,7 +22,7 @@ pub const CONFIG_VARIABLE: &str = "EV3_TICTACTOE_CONFIG";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RobotConfig {
-    /// Schema version; 1 by default.
+    /// Schema version (default: 1).
     pub version: u32,
     /// The motor that moves the carriage along the columns axis (default: large motor on outC).
     pub columns: AxisConfig,
@@ -88,17 +88,21 @@ pub enum Polarity {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AxisConfig {
-    /// EV3 output port, `outA` to `outD`.
+    /// EV3 output port, `outA` to `outD` (default: outC for columns, outA for rows).
     pub port: String,
+    /// `large` or `medium` (default: large).
     pub kind: MotorKind,
-    /// `inversed` if the axis moves toward its end stop when the motor turns forward.
+    /// `inversed` if the axis moves toward its end stop when the motor turns forward
+    /// (default: normal).
     pub polarity: Polarity,
-    /// Usable travel from the homed zero, in degrees; moves beyond it are refused.
+    /// Usable travel from the homed zero, in degrees; moves beyond it are refused (default: 520
+    /// for columns, 340 for rows).
     pub travel_deg: i32,
-    /// Speed for moves with the pen up, in deg/s.
+    /// Speed for moves with the pen up, in deg/s (default: 600).
     pub speed_deg_per_s: u32,
-    /// Speed while drawing, in deg/s (slower, so the ink takes).
+    /// Speed while drawing, in deg/s: slower, so the ink takes (default: 400).
     pub draw_speed_deg_per_s: u32,
+    /// How the axis finds its end stop.
     pub homing: HomingConfig,
 }
 
@@ -106,20 +110,24 @@ pub struct AxisConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct HomingConfig {
-    /// Duty cycle toward the end stop, in percent; low, to spare the rack's teeth.
+    /// Duty cycle toward the end stop, in percent; low, to spare the rack's teeth (default: 25
+    /// for the axes, 30 for the pen).
     pub duty_percent: u8,
-    /// Readings in the first instants are ignored: a motor starting from rest reads as stalled.
+    /// Readings in the first instants are ignored, in ms: a motor starting from rest reads as
+    /// stalled (default: 200).
     pub ignore_start_ms: u64,
-    /// A stall counts only once it has lasted this long.
+    /// A stall counts only once it has lasted this long, in ms (default: 150).
     pub stall_confirm_ms: u64,
     /// The axis counts as stopped once its position has changed by no more than this over
     /// `stall_confirm_ms`, in degrees (default: 1; see [`crate::motion::stall`]).
     pub still_deg: i32,
-    /// After the stall, the axis backs off this far and calls that zero.
+    /// After the stall, the axis backs off this far and calls that zero, in degrees
+    /// (default: 10 for the axes, 3 for the pen).
     pub backoff_deg: i32,
-    /// An axis that has turned less than this has not moved (more than the gears' play).
+    /// An axis that has turned less than this, in degrees, has not moved more than the gears'
+    /// play (default: 4).
     pub moved_deg: i32,
-    /// How often the motor is read, in ms.
+    /// How often the motor is read, in ms (default: 10).
     pub poll_ms: u64,
 }
 
@@ -127,23 +135,28 @@ pub struct HomingConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PenConfig {
+    /// EV3 output port, `outA` to `outD` (default: outB).
     pub port: String,
+    /// `large` or `medium` (default: medium).
     pub kind: MotorKind,
-    /// `inversed` if the motor lifts the pen when it turns forward.
+    /// `inversed` if the motor lifts the pen when it turns forward (default: normal).
     pub polarity: Polarity,
-    /// How far below the top (after backing off) the pen touches the paper, in degrees.
+    /// How far below the top (after backing off) the pen touches the paper, in degrees
+    /// (default: 30).
     pub down_deg: i32,
     /// The pen's whole travel, top stop to bottom stop, in degrees; homing gives up after 1.5
-    /// times this.
+    /// times this (default: 50).
     pub travel_deg: i32,
+    /// Speed up and down, in deg/s (default: 600).
     pub speed_deg_per_s: u32,
     /// Time for the ink to take after the pen lands, before it moves (default: 50 ms).
     pub settle_ms: u64,
     /// Going down, the pen may meet the paper (and stop) up to this many degrees above
     /// `down_deg`: that is touching down, not a jam. Stopping higher up is an error. The
     /// height the pen meets the paper at depends on the paper's thickness and the pen's length,
-    /// so `calibrate` measures it (default: 8).
+    /// so `calibrate` measures it, in degrees (default: 8).
     pub contact_band_deg: i32,
+    /// How the pen finds its top stop.
     pub homing: HomingConfig,
 }
 
@@ -151,26 +164,30 @@ pub struct PenConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BoardGeometry {
-    /// The grid's corner nearest both axes' zero.
+    /// The grid's corner nearest both axes' zero, in degrees (default: columns 20, rows 20).
     pub grid_origin_deg: AxisPoint,
-    /// The side of one square.
+    /// The side of one square, in degrees (default: 100).
     pub square_deg: i32,
-    /// The robot's mark: an X or an O, or a dot where drawing letters is not wanted.
+    /// The robot's mark: `letter` (an X or an O), or `dot` where drawing letters is not wanted
+    /// (default: letter).
     pub mark_style: MarkStyle,
-    /// The width and height of the robot's X or O.
+    /// The width and height of the robot's X or O, in degrees (default: 60).
     pub mark_size_deg: i32,
-    /// Sides of the polygon that draws an O.
+    /// Sides of the polygon that draws an O (default: 16).
     pub o_segments: u32,
     /// Drawing a path, the pen moves on to the next corner once this close to the current one,
-    /// instead of stopping there (0: stop at every corner).
+    /// in degrees, instead of stopping there (0: stop at every corner; default: 3).
     pub corner_blend_deg: i32,
-    /// How far the line through a winning three reaches past the outer squares' centres.
+    /// How far the line through a winning three reaches past the outer squares' centres, in
+    /// degrees (default: 30).
     pub win_line_overhang_deg: i32,
-    /// The sheet of paper: the pen is never lowered outside it.
+    /// The sheet of paper's corner nearest both axes' zero: the pen is never lowered outside
+    /// the sheet (default: columns 0, rows 0).
     pub sheet_min_deg: AxisPoint,
+    /// The sheet's far corner (default: columns 340, rows 340).
     pub sheet_max_deg: AxisPoint,
-    /// Targets are always approached moving forward, from this far below, so backlash is taken
-    /// up the same way every time.
+    /// Targets are always approached moving forward, from this far below, in degrees, so
+    /// backlash is taken up the same way every time (default: 15).
     pub approach_deg: i32,
 }
 
@@ -199,9 +216,10 @@ pub enum MarkStyle {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SensingConfig {
-    /// EV3 input port, `in1` to `in4`.
+    /// EV3 input port, `in1` to `in4` (default: in1).
     pub colour_port: String,
-    /// To put the sensor over a point, the pen goes to the point plus this offset.
+    /// To put the sensor over a point, the pen goes to the point plus this offset, in degrees
+    /// (default: columns 170, rows 0).
     pub sensor_offset_deg: AxisPoint,
     /// The length of the sweep across each square, centred on it, along the columns axis
     /// (default: 70). It keeps the spot clear of the grid lines at the square's edges: half a
@@ -209,23 +227,26 @@ pub struct SensingConfig {
     /// line (3) and the gears' play and homing error (up to 3), with room to spare.
     pub sweep_deg: i32,
     /// Sweep speed, in deg/s of the columns axis: the most a sweep that reads marks may run;
-    /// it runs slower when the readings come too slowly to be half of `spot_deg` apart.
+    /// it runs slower when the readings come too slowly to be half of `spot_deg` apart
+    /// (default: 400).
     pub sweep_speed_deg_per_s: u32,
     /// The diameter of the colour sensor's spot on the paper, in degrees (default: 10).
     pub spot_deg: u32,
-    /// Time between two samples while sweeping.
+    /// Time between two samples while sweeping, in ms (default: 10, as often as ev3dev polls a
+    /// UART sensor).
     pub sample_ms: u64,
     /// A square is marked when its darkest stretch on any line reads at least this many percent
     /// darker than the same square's blank paper, or five times its noise if that is more
     /// (default: 15; see [`crate::motion::sensing`]).
     pub mark_contrast_percent: u8,
-    /// A dip at least this many percent darker (or three times the noise) is a faint mark if it
+    /// A dip at least this many percent darker, and 4.5 times its noise, is a faint mark if it
     /// shows on two lines, and a reason to look again if on one (default: 6).
     pub faint_contrast_percent: u8,
     /// The second look at a square runs along two lines this far either side of its centre
     /// line, in degrees of the rows axis (default: 25, a quarter of a square).
     pub second_look_offset_deg: i32,
-    /// Consecutive samples averaged into one stretch, so one noisy sample is not a mark.
+    /// Consecutive samples averaged into one stretch, so one noisy sample is not a mark
+    /// (default: 2).
     pub samples_per_stretch: usize,
     /// Reflected light below which nothing is trusted: paper this dark is no paper
     /// (default: 20).
@@ -726,6 +747,73 @@ impl HomingConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each config struct's fields, with their doc comments, read from this file.
+    fn documented_fields(source: &str, name: &str) -> Vec<(String, String)> {
+        let start = source
+            .find(&format!("pub struct {name} {{"))
+            .unwrap_or_else(|| panic!("no struct {name}"));
+        let body = &source[start..];
+        let body = &body[..body.find("\n}").expect("the struct ends")];
+        let mut fields = Vec::new();
+        let mut doc = String::new();
+        for line in body.lines().skip(1).map(str::trim) {
+            if let Some(text) = line.strip_prefix("///") {
+                doc.push_str(text);
+                doc.push(' ');
+            } else if let Some(field) = line.strip_prefix("pub ") {
+                let name = field.split(':').next().unwrap_or_default().to_string();
+                fields.push((name, std::mem::take(&mut doc)));
+            }
+        }
+        fields
+    }
+
+    #[test]
+    fn every_setting_says_what_it_is_and_its_default_as_config_prints_it() {
+        let source = include_str!("config.rs");
+        let defaults = serde_json::to_value(RobotConfig::default()).unwrap();
+        let structs: [(&str, &[&str]); 6] = [
+            ("RobotConfig", &[""]),
+            ("AxisConfig", &["/columns", "/rows"]),
+            (
+                "HomingConfig",
+                &["/columns/homing", "/rows/homing", "/pen/homing"],
+            ),
+            ("PenConfig", &["/pen"]),
+            ("BoardGeometry", &["/board"]),
+            ("SensingConfig", &["/sensing"]),
+        ];
+        let mut wrong = Vec::new();
+        for (name, places) in structs {
+            for (field, doc) in documented_fields(source, name) {
+                if doc.trim().is_empty() {
+                    wrong.push(format!("{name}.{field} has no doc"));
+                    continue;
+                }
+                for place in places {
+                    let value = defaults
+                        .pointer(&format!("{place}/{field}"))
+                        .unwrap_or_else(|| panic!("config prints no {place}/{field}"));
+                    let shown = match value {
+                        serde_json::Value::Object(point) if point.len() == 2 => {
+                            format!("columns {}, rows {}", point["columns"], point["rows"])
+                        }
+                        // A whole part of the config: its own fields say their defaults.
+                        serde_json::Value::Object(_) => continue,
+                        serde_json::Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    };
+                    if !doc.contains("default") || !doc.contains(&shown) {
+                        wrong.push(format!(
+                            "{name}.{field} ({place}) does not say its default {shown}: {doc}"
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
 
     #[test]
     fn the_printed_defaults_read_back_as_the_defaults() {

@@ -5,7 +5,7 @@
 //! - Its device types open each attribute file on first use and `expect` the open to work
 //!   (`Driver::get_attribute`), so a motor unplugged before an attribute was first touched
 //!   panics, even inside the emergency stop. Here every attribute the program will ever use is
-//!   opened when the device is opened ([`attributes::Attributes`]), through the crate's own
+//!   opened when the device is opened (`attributes::Attributes`), through the crate's own
 //!   `Attribute` and port lookup, which return errors instead: a missing one is a named error
 //!   at start, and a device unplugged later answers ENODEV, which becomes
 //!   [`HwError::Disconnected`].
