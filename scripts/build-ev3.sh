@@ -8,7 +8,8 @@
 #   scripts/build-ev3.sh --test     build, then run the ARM test binaries under qemu-arm -cpu arm926
 #
 # With rustup, `rustup target add armv5te-unknown-linux-gnueabi` and a plain
-# `cargo build --release --target armv5te-unknown-linux-gnueabi` do the same (see README).
+# `cargo build --release --no-default-features --target armv5te-unknown-linux-gnueabi` do the
+# same (see README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,7 +43,8 @@ done
 export RUSTC=/usr/bin/rustc
 export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR=target/debian
-build=(/usr/bin/cargo build --release -Zbuild-std=std,panic_abort --target "$TARGET")
+# --no-default-features: the terminal simulator (`sim`) stays out of the brick's binary.
+build=(/usr/bin/cargo build --release -Zbuild-std=std,panic_abort --target "$TARGET" --no-default-features)
 "${build[@]}"
 
 binary="$CARGO_TARGET_DIR/$TARGET/release/ev3-tictactoe"
@@ -59,7 +61,7 @@ if $test; then
   # Test harnesses always unwind, so the test build's std is built with unwinding (the shipped
   # binary above aborts on panic; one std cannot serve both).
   CARGO_PROFILE_RELEASE_PANIC=unwind \
-  /usr/bin/cargo test --release -Zbuild-std --target "$TARGET" \
+  /usr/bin/cargo test --release -Zbuild-std --target "$TARGET" --no-default-features \
     --lib --test hard_keeps_the_value --test hard_never_loses --test difficulty_levels \
     --test engine_search --test win_detection --test positions_file --test scoreboard_file \
     --test gantry_on_sim --test games_on_sim --test menu --test brick_buttons \

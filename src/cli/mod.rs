@@ -6,6 +6,7 @@ mod engine;
 mod play;
 pub mod robot;
 mod scores;
+#[cfg(feature = "terminal-sim")]
 mod sim;
 
 use crate::ai::Difficulty;
@@ -330,10 +331,18 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (config, _) = robot::load_config(cli.config.as_deref())?;
             play::run(&config, &args, score_file, &cli.log)
         }
+        #[cfg(feature = "terminal-sim")]
         Command::Sim(args) => {
             let (config, _) = robot::load_config(cli.config.as_deref())?;
             sim::run(&config, &args, score_file, &cli.log)
         }
+        #[cfg(not(feature = "terminal-sim"))]
+        Command::Sim(_) => Err(BadInput(
+            "this build has no terminal simulator (the brick's build leaves it out to stay \
+             small): run `ev3-tictactoe sim` on a PC, or `demo` here"
+                .to_string(),
+        )
+        .into()),
         Command::Demo(args) => {
             let (config, _) = robot::load_config(cli.config.as_deref())?;
             // The scripted human's games are not the user's: a scoreboard of its own that goes
