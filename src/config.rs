@@ -324,6 +324,18 @@ impl Default for PenConfig {
     }
 }
 
+impl BoardGeometry {
+    /// Where the pen is over the centre of `cell`. Row 0 is nearest the rows axis's zero,
+    /// column 0 nearest the columns axis's zero.
+    pub fn cell_centre(&self, cell: crate::game::Cell) -> AxisPoint {
+        let half = self.square_deg / 2;
+        AxisPoint::new(
+            self.grid_origin_deg.columns + cell.col as i32 * self.square_deg + half,
+            self.grid_origin_deg.rows + cell.row as i32 * self.square_deg + half,
+        )
+    }
+}
+
 impl Default for BoardGeometry {
     fn default() -> Self {
         BoardGeometry {

@@ -184,8 +184,8 @@ fn the_grid_and_the_marks_land_where_the_geometry_says() {
     let o_cell = Cell { row: 2, col: 1 };
     gantry.draw(&plan::mark(&board, x_cell, Mark::X)).unwrap();
     gantry.draw(&plan::mark(&board, o_cell, Mark::O)).unwrap();
-    let x = plan::cell_centre(&board, x_cell);
-    let o = plan::cell_centre(&board, o_cell);
+    let x = board.cell_centre(x_cell);
+    let o = board.cell_centre(o_cell);
     let half = f64::from(board.mark_size_deg / 2);
     for (dc, dr) in [
         (-half, -half),
@@ -214,7 +214,7 @@ fn the_grid_and_the_marks_land_where_the_geometry_says() {
     // Nothing drawn at the O's centre, or in an untouched square.
     let centre = PaperPoint::new(f64::from(o.columns), f64::from(o.rows));
     assert!(!inked_near(&sim, centre, 10.0));
-    let empty = plan::cell_centre(&board, Cell { row: 1, col: 1 });
+    let empty = board.cell_centre(Cell { row: 1, col: 1 });
     assert!(!inked_near(
         &sim,
         PaperPoint::new(f64::from(empty.columns), f64::from(empty.rows)),
@@ -232,7 +232,7 @@ fn an_o_flows_through_its_corners_and_stays_on_its_circle() {
     let board = gantry.config().board.clone();
     let cell = Cell { row: 1, col: 2 };
     gantry.draw(&plan::mark(&board, cell, Mark::O)).unwrap();
-    let centre = plan::cell_centre(&board, cell);
+    let centre = board.cell_centre(cell);
     let centre = PaperPoint::new(f64::from(centre.columns), f64::from(centre.rows));
     let radius = f64::from(board.mark_size_deg / 2);
     let world = sim.world();
@@ -433,7 +433,7 @@ fn a_win_line_and_a_dot_land_where_the_geometry_says() {
     let (first, last) = (Cell { row: 2, col: 0 }, Cell { row: 0, col: 2 });
     gantry.draw(&[plan::win_line(&board, first, last)]).unwrap();
     for cell in [first, Cell { row: 1, col: 1 }, last] {
-        let c = plan::cell_centre(&board, cell);
+        let c = board.cell_centre(cell);
         let at = PaperPoint::new(f64::from(c.columns), f64::from(c.rows));
         assert!(
             inked_near(&sim, at, DRAWING_TOLERANCE_DEG),
@@ -443,7 +443,7 @@ fn a_win_line_and_a_dot_land_where_the_geometry_says() {
     board.mark_style = ev3_tictactoe::config::MarkStyle::Dot;
     let dot_cell = Cell { row: 0, col: 0 };
     gantry.draw(&plan::mark(&board, dot_cell, Mark::X)).unwrap();
-    let c = plan::cell_centre(&board, dot_cell);
+    let c = board.cell_centre(dot_cell);
     assert!(inked_near(
         &sim,
         PaperPoint::new(f64::from(c.columns), f64::from(c.rows)),
@@ -478,7 +478,7 @@ fn the_pen_meeting_the_paper_above_its_set_depth_is_touching_down_not_a_jam() {
     gantry
         .draw(&plan::mark(&gantry.config().board.clone(), cell, Mark::X))
         .unwrap();
-    let centre = plan::cell_centre(&gantry.config().board, cell);
+    let centre = gantry.config().board.cell_centre(cell);
     assert!(inked_near(
         &sim,
         PaperPoint::new(f64::from(centre.columns), f64::from(centre.rows)),

@@ -11,7 +11,6 @@
 //! What the port changes, for a fair comparison: motors run at the speeds of our robot config
 //! (the original used motor powers of 20 to 40 percent), and its endless loops have time limits.
 
-use super::plan;
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{HwError, Motor, Robot, StopAction};
@@ -146,7 +145,7 @@ impl<'a> OriginalRobot<'a> {
     /// `movePenSense`: from home, the columns axis to the square, then the rows axis; with the
     /// sensor's offset added for reading.
     fn go_to_square(&mut self, cell: Cell, for_sensor: bool) -> Result<(), HwError> {
-        let centre = plan::cell_centre(&self.config.board, cell);
+        let centre = self.config.board.cell_centre(cell);
         let offset = if for_sensor {
             self.config.sensing.sensor_offset_deg
         } else {

@@ -11,16 +11,6 @@ use crate::game::{Cell, Mark};
 /// A line for the pen: lowered at the first point, lifted after the last.
 pub type Path = Vec<AxisPoint>;
 
-/// The centre of a square. Row 0 is nearest the rows axis's zero, column 0 nearest the columns
-/// axis's zero.
-pub fn cell_centre(board: &BoardGeometry, cell: Cell) -> AxisPoint {
-    let half = board.square_deg / 2;
-    AxisPoint::new(
-        board.grid_origin_deg.columns + cell.col as i32 * board.square_deg + half,
-        board.grid_origin_deg.rows + cell.row as i32 * board.square_deg + half,
-    )
-}
-
 /// The four lines of the grid, in the order that wastes least travel: each starts near where
 /// the last one ended. A line drawn backward along its axis is still exact across it (the
 /// other axis is still); only its ends move, by the gears' play.
@@ -54,7 +44,7 @@ pub fn grid(board: &BoardGeometry) -> Vec<Path> {
 
 /// The robot's mark in a square: an X (two strokes), an O (a polygon) or a dot.
 pub fn mark(board: &BoardGeometry, cell: Cell, mark: Mark) -> Vec<Path> {
-    let c = cell_centre(board, cell);
+    let c = board.cell_centre(cell);
     let h = board.mark_size_deg / 2;
     match (board.mark_style, mark) {
         (MarkStyle::Dot, _) => vec![vec![c]],
@@ -88,7 +78,7 @@ pub fn ring(centre: AxisPoint, radius: f64, segments: u32) -> Path {
 
 /// The line through a winning three, from beyond the first square's centre to beyond the last's.
 pub fn win_line(board: &BoardGeometry, first: Cell, last: Cell) -> Path {
-    let (a, b) = (cell_centre(board, first), cell_centre(board, last));
+    let (a, b) = (board.cell_centre(first), board.cell_centre(last));
     let (dc, dr) = (f64::from(b.columns - a.columns), f64::from(b.rows - a.rows));
     let length = dc.hypot(dr).max(1.0);
     let over = f64::from(board.win_line_overhang_deg);
@@ -122,7 +112,7 @@ pub struct Sweep {
 /// The stretch of a square's centre line that is read: centred, `sweep_deg` long, clear of the
 /// grid lines.
 pub fn reading_window(config: &RobotConfig, cell: Cell) -> std::ops::RangeInclusive<i32> {
-    let centre = cell_centre(&config.board, cell).columns;
+    let centre = config.board.cell_centre(cell).columns;
     let half = config.sensing.sweep_deg / 2;
     centre - half..=centre + half
 }
@@ -135,7 +125,7 @@ pub fn sweeps(config: &RobotConfig, cells: &[Cell], sensor_at: AxisPoint) -> Vec
     let mut rows: Vec<usize> = cells.iter().map(|c| c.row).collect();
     rows.sort_unstable();
     rows.dedup();
-    let centre_row = |row: usize| cell_centre(&config.board, Cell { row, col: 0 }).rows;
+    let centre_row = |row: usize| config.board.cell_centre(Cell { row, col: 0 }).rows;
     // Start from the end of the row list nearer the sensor.
     if let (Some(&first), Some(&last)) = (rows.first(), rows.last()) {
         if (centre_row(last) - sensor_at.rows).abs() < (centre_row(first) - sensor_at.rows).abs() {
@@ -181,11 +171,11 @@ mod tests {
     fn squares_are_centred_in_the_grid() {
         let board = config().board;
         assert_eq!(
-            cell_centre(&board, Cell { row: 0, col: 0 }),
+            board.cell_centre(Cell { row: 0, col: 0 }),
             AxisPoint::new(70, 70)
         );
         assert_eq!(
-            cell_centre(&board, Cell { row: 2, col: 1 }),
+            board.cell_centre(Cell { row: 2, col: 1 }),
             AxisPoint::new(170, 270)
         );
     }

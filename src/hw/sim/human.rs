@@ -3,7 +3,6 @@
 use super::paper::{Author, Paper, PaperPoint};
 use crate::config::BoardGeometry;
 use crate::game::Cell;
-use crate::motion::plan::cell_centre;
 
 /// How a person marks a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +35,7 @@ impl HandMark {
 
 /// Draws `mark` in `cell`, a little off centre and a little skewed, as a hand would.
 pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark) {
-    let c = cell_centre(board, cell);
+    let c = board.cell_centre(cell);
     let (cx, cy) = (f64::from(c.columns) + 3.0, f64::from(c.rows) - 2.0);
     let side = f64::from(board.square_deg);
     let p = PaperPoint::new;

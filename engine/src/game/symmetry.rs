@@ -35,7 +35,7 @@ impl Symmetry {
     /// Where `cell` (row-major index on a `size` x `size` board) goes.
     ///
     /// ```
-    /// use ev3_tictactoe::game::Symmetry;
+    /// use tictactoe_engine::game::Symmetry;
     /// // The top-left corner of a 3 x 3 board turns a quarter clockwise to the top-right one.
     /// assert_eq!(Symmetry::RotateQuarter.map_cell(0, 3), 2);
     /// ```

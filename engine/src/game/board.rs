@@ -118,7 +118,7 @@ pub enum MoveError {
 /// A legal position: marks on a board, X having as many as O or one more, at most one winner.
 ///
 /// ```
-/// use ev3_tictactoe::game::{Board, Cell, Mark, Status};
+/// use tictactoe_engine::game::{Board, Cell, Mark, Status};
 /// let board = Board::parse("XX./OO./...", None, None).unwrap();
 /// assert_eq!(board.status(), Status::ToMove(Mark::X));
 /// let won = board.play(Cell { row: 0, col: 2 }).unwrap();

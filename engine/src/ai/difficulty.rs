@@ -9,7 +9,7 @@ use thiserror::Error;
 /// A level of play.
 ///
 /// ```
-/// use ev3_tictactoe::ai::Difficulty;
+/// use tictactoe_engine::ai::Difficulty;
 /// let medium = Difficulty::named("medium").unwrap();
 /// assert_eq!(medium.optimal_move_probability, 0.5);
 /// assert_eq!(medium.win_points, 2);

@@ -12,7 +12,7 @@ pub const MAX_SIZE: usize = 10;
 /// column or diagonal win. X always moves first.
 ///
 /// ```
-/// use ev3_tictactoe::game::Rules;
+/// use tictactoe_engine::game::Rules;
 /// let classic = Rules::classic();
 /// assert_eq!((classic.size(), classic.in_a_row()), (3, 3));
 /// assert!(Rules::new(4, 5).is_err());

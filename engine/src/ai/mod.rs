@@ -108,8 +108,8 @@ enum AnySolver {
 /// The search for one variant. Keep one per game: its tables are allocated once and reused.
 ///
 /// ```
-/// use ev3_tictactoe::ai::{Engine, Outcome};
-/// use ev3_tictactoe::game::{Board, Cell, Rules};
+/// use tictactoe_engine::ai::{Engine, Outcome};
+/// use tictactoe_engine::game::{Board, Cell, Rules};
 /// let mut engine = Engine::new(Rules::classic());
 /// // O must block X's row at the top right.
 /// let board = Board::parse("XX./.O./...", None, None).unwrap();

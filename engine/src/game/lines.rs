@@ -14,7 +14,7 @@ const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 /// cells in row-major order. Rows come first, then columns, then the two diagonal directions.
 ///
 /// ```
-/// use ev3_tictactoe::game::{winning_lines, Rules};
+/// use tictactoe_engine::game::{winning_lines, Rules};
 /// assert_eq!(winning_lines(Rules::classic()).len(), 8);
 /// assert_eq!(winning_lines(Rules::new(4, 3).unwrap()).len(), 24);
 /// ```

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 /// about ten million on 4 x 4.
 ///
 /// ```
-/// use ev3_tictactoe::game::{open_positions, Rules};
+/// use tictactoe_engine::game::{open_positions, Rules};
 /// assert_eq!(open_positions(Rules::classic()).len(), 4520);
 /// ```
 pub fn open_positions(rules: Rules) -> Vec<Board> {
