@@ -6,7 +6,7 @@ use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::app::game::GameReport;
 use ev3_tictactoe::app::panel::{Mirror, Panel, Snapshots};
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
-use ev3_tictactoe::app::{Ending, Program, Settings};
+use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Mark, Status};
 use ev3_tictactoe::hw::sim::{Author, Joint, SimRobot, SimSettings};
@@ -95,15 +95,19 @@ impl Rig {
             Some(why) => Err(why.clone()),
         };
         Program::new(
-            Gantry::new(self.sim.robot(), self.sim.config().clone()),
-            buttons,
-            Some(Box::new(self.sim.battery())),
+            Machine {
+                gantry: Gantry::new(self.sim.robot(), self.sim.config().clone()),
+                buttons,
+                battery: Some(Box::new(self.sim.battery())),
+            },
             panel,
             self.scores.clone(),
-            ChaCha8Rng::seed_from_u64(seed),
             &mut self.human,
             StopRequest::new(),
-            self.settings.clone(),
+            Settings {
+                seed: Some(seed),
+                ..self.settings.clone()
+            },
         )
     }
 
@@ -351,15 +355,19 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
     };
     let screens = Screens::default();
     let mut program = Program::new(
-        Gantry::new(sim.robot(), sim.config().clone()),
-        Ok(Box::new(sim.buttons())),
-        None,
+        Machine {
+            gantry: Gantry::new(sim.robot(), sim.config().clone()),
+            buttons: Ok(Box::new(sim.buttons())),
+            battery: None,
+        },
         Panel::new(Box::new(screens.clone())),
         rig.scores.clone(),
-        ChaCha8Rng::seed_from_u64(2),
         &mut saboteur,
         StopRequest::new(),
-        Settings::default(),
+        Settings {
+            seed: Some(2),
+            ..Settings::default()
+        },
     );
     let ending = program.run_games(&Difficulty::easy(), FirstMove::Human, 1);
     drop(program);
@@ -473,15 +481,19 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     let mut panel = Panel::new(Box::new(rig.screens.clone()));
     panel.lights = Some(Box::new(sim.lights()));
     let ending = Program::new(
-        Gantry::new(sim.robot(), sim.config().clone()),
-        Ok(Box::new(sim.buttons())),
-        None,
+        Machine {
+            gantry: Gantry::new(sim.robot(), sim.config().clone()),
+            buttons: Ok(Box::new(sim.buttons())),
+            battery: None,
+        },
         panel,
         rig.scores.clone(),
-        ChaCha8Rng::seed_from_u64(18),
         &mut human,
         StopRequest::new(),
-        Settings::default(),
+        Settings {
+            seed: Some(18),
+            ..Settings::default()
+        },
     )
     .run_games(&Difficulty::hard(), FirstMove::Human, 1);
     let Ending::Failed(error) = ending else {
@@ -592,15 +604,19 @@ fn a_human_who_walks_away_mid_game_abandons_it_and_the_robot_parks() {
         ..Settings::default()
     };
     let ending = Program::new(
-        Gantry::new(sim.robot(), sim.config().clone()),
-        Ok(Box::new(sim.buttons())),
-        None,
+        Machine {
+            gantry: Gantry::new(sim.robot(), sim.config().clone()),
+            buttons: Ok(Box::new(sim.buttons())),
+            battery: None,
+        },
         Panel::new(Box::new(rig.screens.clone())),
         rig.scores.clone(),
-        ChaCha8Rng::seed_from_u64(3),
         &mut absent,
         StopRequest::new(),
-        settings,
+        Settings {
+            seed: Some(3),
+            ..settings
+        },
     )
     .run_games(&Difficulty::medium(), FirstMove::Human, 1);
     assert!(matches!(ending, Ending::Idle), "{ending:?}");

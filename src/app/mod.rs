@@ -7,6 +7,7 @@ pub mod game;
 pub mod panel;
 pub mod safety;
 pub mod scripted;
+pub mod session;
 
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Mark, Rules};
@@ -19,6 +20,7 @@ use crate::ui::menu::{Action, FirstMove, Key, Menu};
 use crate::ui::view::View;
 use game::GameReport;
 use panel::Panel;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Duration;
 
@@ -53,6 +55,9 @@ pub struct Settings {
     pub warning_shown_for: Duration,
     /// How long a game's result stays up before the scores, unless a button is pressed.
     pub result_shown_for: Duration,
+    /// The seed of every random choice (the levels' mistakes, the coin for who starts), so a
+    /// run can be repeated; `None`: a fresh one each run.
+    pub seed: Option<u64>,
 }
 
 impl Default for Settings {
@@ -64,6 +69,7 @@ impl Default for Settings {
             low_battery_v: 6.5,
             warning_shown_for: Duration::from_secs(3),
             result_shown_for: Duration::from_secs(5),
+            seed: None,
         }
     }
 }
@@ -109,6 +115,26 @@ pub enum Ending {
     Failed(anyhow::Error),
 }
 
+/// The robot as the program drives it: the gantry, and the brick's buttons and battery.
+pub struct Machine {
+    pub gantry: Gantry,
+    /// The brick's buttons, or why they cannot be used (then only a game chosen on the command
+    /// line can be played).
+    pub buttons: Result<Box<dyn ButtonPad>, String>,
+    pub battery: Option<Box<dyn Battery>>,
+}
+
+impl Machine {
+    /// The simulated robot's gantry, buttons and battery.
+    pub fn simulated(gantry: Gantry, sim: &crate::hw::sim::SimRobot) -> Machine {
+        Machine {
+            gantry,
+            buttons: Ok(Box::new(sim.buttons())),
+            battery: Some(Box::new(sim.battery())),
+        }
+    }
+}
+
 /// The program: the robot, its buttons and outputs, the scoreboard, and whoever stands by.
 pub struct Program<'p> {
     pub gantry: Gantry,
@@ -128,20 +154,27 @@ pub struct Program<'p> {
 }
 
 impl<'p> Program<'p> {
-    #[allow(clippy::too_many_arguments)]
+    /// The program over `machine`, showing on `panel`, keeping scores in `scores`, with
+    /// `person` standing by; every motion obeys `stop` (a [`session::Session`]'s).
     pub fn new(
-        mut gantry: Gantry,
-        buttons: Result<Box<dyn ButtonPad>, String>,
-        battery: Option<Box<dyn Battery>>,
+        machine: Machine,
         panel: Panel,
         scores: ScoreFile,
-        rng: ChaCha8Rng,
         person: &'p mut dyn Person,
         stop: StopRequest,
         settings: Settings,
     ) -> Program<'p> {
+        let Machine {
+            mut gantry,
+            buttons,
+            battery,
+        } = machine;
         gantry.obey(stop.clone());
         let last_touched = gantry.clock().now();
+        let rng = match settings.seed {
+            Some(seed) => ChaCha8Rng::seed_from_u64(seed),
+            None => ChaCha8Rng::from_os_rng(),
+        };
         Program {
             gantry,
             buttons,

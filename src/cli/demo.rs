@@ -4,12 +4,14 @@
 use super::{DemoArgs, HumanStrategy};
 use crate::app::game::GameReport;
 use crate::app::panel::{Mirror, Panel};
+use crate::app::safety::EmergencyStop;
 use crate::app::scripted::{ScriptedHuman, Strategy};
-use crate::app::{Ending, Program, Settings};
+use crate::app::session::Session;
+use crate::app::{Ending, Machine, Program, Settings};
 use crate::config::RobotConfig;
 use crate::game::Mark;
 use crate::hw::sim::{SimRobot, SimSettings};
-use crate::motion::{Gantry, StopRequest};
+use crate::motion::Gantry;
 use crate::scoreboard::store::ScoreFile;
 use crate::scoreboard::GameResult;
 use crate::ui::view::{board_rows, View};
@@ -44,7 +46,6 @@ pub(super) fn run(
     scores_kept: bool,
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
-    super::play::start_log(log_path)?;
     let sim = SimRobot::new(
         config,
         &super::world_settings(
@@ -55,8 +56,11 @@ pub(super) fn run(
             },
         )?,
     );
-    let stop = StopRequest::new();
-    super::play::guard(&stop, sim.robot(), config)?;
+    let session = Session::start(
+        log_path,
+        EmergencyStop::new(sim.robot(), config.pen.homing.duty_percent),
+    )?;
+    let stop = session.stop_request();
     let mut panel = Panel::new(Box::new(DemoMirror {
         screens: args.screens,
     }));
@@ -86,15 +90,15 @@ pub(super) fn run(
         }
     );
     let mut program = Program::new(
-        Gantry::new(sim.robot(), config.clone()),
-        Ok(Box::new(sim.buttons())),
-        Some(Box::new(sim.battery())),
+        Machine::simulated(Gantry::new(sim.robot(), config.clone()), &sim),
         panel,
         score_file.clone(),
-        ChaCha8Rng::seed_from_u64(args.seed),
         &mut human,
         stop.clone(),
-        Settings::default(),
+        Settings {
+            seed: Some(args.seed),
+            ..Settings::default()
+        },
     );
     let mut number = 0;
     let mut tally = [0u32; 4];

@@ -365,7 +365,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 paper: args.paper,
                 world: world_settings(args.world.as_deref(), Default::default())?,
             };
-            robot::calibrate(&config, &source, &options)
+            robot::calibrate(&config, &source, &options, &cli.log)
         }
     }
 }

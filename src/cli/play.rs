@@ -3,24 +3,19 @@
 use super::{PlayArgs, ProgramArgs};
 use crate::app::panel::{Panel, PlainLines, Snapshots};
 use crate::app::safety::{self, EmergencyStop};
-use crate::app::{Ending, NoOne, Program, Settings};
+use crate::app::session::{start_log, Session};
+use crate::app::{Ending, Machine, NoOne, Program, Settings};
 use crate::config::RobotConfig;
 use crate::hw::ev3dev::console::{self, ConsoleMode};
 use crate::hw::ev3dev::{
     open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
 };
-use crate::hw::{ButtonPad, Robot};
+use crate::hw::ButtonPad;
 use crate::motion::{Gantry, StopRequest};
 use crate::scoreboard::store::ScoreFile;
 use anyhow::Context;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
-
-/// After a signal, the main loop has this long to make the machine safe itself before the
-/// signal thread stops the motors directly.
-const SIGNAL_GRACE: Duration = Duration::from_secs(3);
 
 pub(super) fn run(
     config: &RobotConfig,
@@ -62,23 +57,24 @@ pub(super) fn run(
         ));
     }
     let robot = open_robot(config).context("opening the robot")?;
-    let stop = StopRequest::new();
     let stop_handles = open_stop_handles(config).context("opening the robot")?;
     let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);
     let emergency = match &console {
         Some(console) => emergency.also(console.restorer()),
         None => emergency,
     };
-    guard_with(&stop, emergency)?;
-    let battery = Ev3Battery::open().ok().map(|b| Box::new(b) as _);
+    let session = Session::start(log_path, emergency)?;
+    let stop = session.stop_request();
+    let machine = Machine {
+        gantry: Gantry::new(robot, config.clone()),
+        buttons,
+        battery: Ev3Battery::open().ok().map(|b| Box::new(b) as _),
+    };
     let mut no_one = NoOne;
     let mut program = Program::new(
-        Gantry::new(robot, config.clone()),
-        buttons,
-        battery,
+        machine,
         panel,
         score_file,
-        super::rng(args.program.seed),
         &mut no_one,
         stop.clone(),
         settings(&args.program),
@@ -88,6 +84,7 @@ pub(super) fn run(
         None => program.run_menu(),
     };
     drop(program);
+    drop(session);
     drop(console);
     Ok(exit_code(&ending, &stop))
 }
@@ -112,44 +109,10 @@ fn take_over_console(panel: &mut Panel) -> Option<ConsoleMode> {
     }
 }
 
-/// Appends timestamped lines to the log file (UTC, RFC 3339).
-pub(super) fn start_log(path: &Path) -> anyhow::Result<()> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot open the log file {}", path.display()))?;
-    let config = simplelog::ConfigBuilder::new()
-        .set_time_format_rfc3339()
-        .set_target_level(simplelog::LevelFilter::Off)
-        .set_thread_level(simplelog::LevelFilter::Off)
-        .build();
-    // A second logger in one process (only in tests) keeps the first: nothing to do.
-    let _ = simplelog::WriteLogger::init(simplelog::LevelFilter::Info, config, file);
-    Ok(())
-}
-
-/// Routes signals and panics to the safe stop; `handles` are a second set of the robot's
-/// devices, for stopping the motors when the main loop cannot.
-pub(super) fn guard(
-    stop: &StopRequest,
-    handles: Robot,
-    config: &RobotConfig,
-) -> anyhow::Result<()> {
-    guard_with(
-        stop,
-        EmergencyStop::new(handles, config.pen.homing.duty_percent),
-    )
-}
-
-fn guard_with(stop: &StopRequest, emergency: EmergencyStop) -> anyhow::Result<()> {
-    safety::install(stop.clone(), Arc::new(emergency), SIGNAL_GRACE)
-        .context("installing signal handlers")
-}
-
 pub(super) fn settings(args: &ProgramArgs) -> Settings {
     Settings {
         idle_timeout: args.idle_timeout,
+        seed: args.seed,
         ..Settings::default()
     }
 }

@@ -1,11 +1,13 @@
 //! `ev3-tictactoe config` and `calibrate`: the robot's configuration and its measurement.
 
 use super::BadInput;
+use crate::app::safety::EmergencyStop;
+use crate::app::session::Session;
 use crate::config::{RobotConfig, CONFIG_VARIABLE};
 use crate::hw::sim::picture::{self, Area};
 use crate::hw::sim::{human, PaperPoint, SimRobot, SimSettings};
 use crate::motion::calibrate::{self, Step};
-use crate::motion::{Gantry, StopRequest};
+use crate::motion::Gantry;
 use anyhow::Context;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +50,7 @@ pub(super) fn calibrate(
     config: &RobotConfig,
     source: &str,
     options: &CalibrateOptions,
+    log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
     writeln!(
@@ -68,10 +71,12 @@ pub(super) fn calibrate(
     };
     // The same guard as `play`: Ctrl-C or SIGTERM while an axis drives into its stop ends the
     // motion and makes the machine safe, and so does a panic.
-    let stop = StopRequest::new();
-    super::play::guard(&stop, stop_handles, config)?;
+    let session = Session::start(
+        log_path,
+        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
+    )?;
     let mut gantry = Gantry::new(robot, config.clone());
-    gantry.obey(stop);
+    gantry.obey(session.stop_request());
     let mut tell = |step: Step| {
         let _ = writeln!(io::stdout(), "{step}");
         if let (Some(sim), Step::FillIn(cell)) = (&sim, step) {

@@ -7,7 +7,9 @@
 
 use super::SimArgs;
 use crate::app::panel::{Mirror, Panel};
-use crate::app::{Person, Program};
+use crate::app::safety::EmergencyStop;
+use crate::app::session::Session;
+use crate::app::{Machine, Person, Program};
 use crate::config::RobotConfig;
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
@@ -81,13 +83,15 @@ pub(super) fn run(
     score_file: ScoreFile,
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
-    super::play::start_log(log_path)?;
     let sim = SimRobot::new(
         config,
         &super::world_settings(args.world.as_deref(), SimSettings::default())?,
     );
-    let stop = StopRequest::new();
-    super::play::guard(&stop, sim.robot(), config)?;
+    let session = Session::start(
+        log_path,
+        EmergencyStop::new(sim.robot(), config.pen.homing.duty_percent),
+    )?;
+    let stop = session.stop_request();
     let shown: SharedShown = Arc::default();
     let mut panel = Panel::new(Box::new(TerminalMirror(shown.clone())));
     panel.screen = Some(Box::new(sim.screen()));
@@ -105,12 +109,9 @@ pub(super) fn run(
     };
     let settings = super::play::settings(&args.program);
     let mut program = Program::new(
-        Gantry::new(robot, config.clone()),
-        Ok(Box::new(sim.buttons())),
-        Some(Box::new(sim.battery())),
+        Machine::simulated(Gantry::new(robot, config.clone()), &sim),
         panel,
         score_file,
-        super::rng(args.program.seed),
         &mut person,
         stop.clone(),
         settings,
