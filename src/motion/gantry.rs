@@ -6,9 +6,10 @@
 //! it still can be. A motor's stall flag is trusted only once it has lasted, after the first
 //! instants of a move, because a motor starting from rest reads as stalled for a moment.
 
+use super::leg::{Leg, LegVerdict, LegWatch};
 use super::plan::{self, Path, Sweep};
 use super::sensing::{self, BlankSquare, Evidence, Look, NewMarks, Sample, SquareReading};
-use super::stall::{StallWatch, Stillness, Verdict};
+use super::stall::{StallWatch, Verdict};
 use super::{Axis, MotionError, StopRequest};
 use crate::config::{AxisPoint, HomingConfig, RobotConfig};
 use crate::game::Cell;
@@ -91,28 +92,6 @@ enum Finish {
 impl Finish {
     /// Each axis stopped on the target.
     const EXACTLY: Finish = Finish::Within(AxisPoint::new(0, 0));
-}
-
-/// One axis's part of a move in progress.
-#[derive(Debug, Clone, Copy)]
-struct Leg {
-    axis: Axis,
-    /// Where the motor is sent.
-    target_deg: i32,
-    /// Where the leg ends: the target, or short of it when the motor is sent on through a
-    /// corner of a drawing so as not to slow down for it.
-    done_at_deg: i32,
-    /// +1 or -1: the way the motor turns to the target (0: it is there).
-    direction: i32,
-    limit: Duration,
-    /// The leg counts as done once this close to `done_at_deg` or past it, while still moving
-    /// (0: once stopped).
-    close_enough_deg: i32,
-    /// For the pen going down: stopping this close above the target is meeting the paper.
-    touch_down_band_deg: Option<i32>,
-    /// How long the leg would take at its configured speed, with no speeding up or slowing
-    /// down: its part of the physical bound on a turn.
-    ideal: Duration,
 }
 
 /// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
@@ -459,16 +438,20 @@ impl Gantry {
     }
 
     /// Waits until every leg has arrived. `on_tick` runs at every poll, while the motors move.
+    /// The verdicts are [`LegWatch`]'s; this loop reads the motors and acts on them.
     fn wait_for(&mut self, legs: &[Leg], on_tick: OnTick<'_>) -> Result<()> {
         let start = self.clock().now();
         // Each axis's stall is debounced with its own settings, as when homing.
-        let settings: Vec<HomingConfig> = legs
+        let mut watches: Vec<LegWatch> = legs
             .iter()
-            .map(|l| self.homing_settings(l.axis).clone())
+            .map(|&l| LegWatch::new(l, self.homing_settings(l.axis)))
             .collect();
-        let poll = Duration::from_millis(settings.iter().map(|s| s.poll_ms).min().unwrap_or(10));
+        let poll = legs
+            .iter()
+            .map(|l| self.homing_settings(l.axis).poll_ms)
+            .min()
+            .map_or(Duration::from_millis(10), Duration::from_millis);
         self.ideal_motion += legs.iter().map(|l| l.ideal).max().unwrap_or_default();
-        let mut stillness: Vec<Stillness> = settings.iter().map(Stillness::new).collect();
         let mut arrived = vec![false; legs.len()];
         let mut positions = vec![0; legs.len()];
         let mut states = vec![MotorState::default(); legs.len()];
@@ -487,65 +470,55 @@ impl Gantry {
             self.check_stop()?;
             let now = self.clock().now();
             tick += 1;
-            for (i, leg) in legs.iter().enumerate() {
+            for (i, watch) in watches.iter_mut().enumerate() {
                 if arrived[i] {
                     continue;
                 }
+                let leg = *watch.leg();
                 // On the brick every attribute read takes time the colour sensor's readings
                 // wait for; the position is read every tick, the state (which only says when a
                 // run has ended, or backs up the stall judge) every third tick, and every tick
-                // near the target of a leg that ends when its run does (one that ends close
-                // enough is told by its position).
+                // where a run may end.
                 let motor = self.motor(leg.axis);
                 let at_deg = motor.position_deg()?;
                 positions[i] = at_deg;
-                let near = leg.close_enough_deg == 0
-                    && (at_deg - leg.done_at_deg).abs() <= NEAR_TARGET_DEG;
-                if tick == 1 || tick.is_multiple_of(3) || near {
+                if tick == 1
+                    || tick.is_multiple_of(3)
+                    || watch.wants_state_at(at_deg, NEAR_TARGET_DEG)
+                {
                     states[i] = motor.state()?;
                 }
-                let state = states[i];
-                let close = leg.close_enough_deg > 0
-                    && (at_deg - leg.done_at_deg) * leg.direction >= -leg.close_enough_deg;
-                if !state.running || close {
-                    arrived[i] = true;
-                    continue;
-                }
-                let elapsed = now - start;
-                // A motor starting from rest reads as still for a moment.
-                let judged = elapsed >= Duration::from_millis(settings[i].ignore_start_ms);
-                if judged && stillness[i].update(now, at_deg, state.stalled) {
-                    match leg.touch_down_band_deg {
-                        Some(band) if (0..=band).contains(&(leg.target_deg - at_deg)) => {
-                            // The pen is on the paper a little above its set depth: hold it
-                            // there rather than push on.
-                            self.motor(leg.axis).stop(StopAction::Hold)?;
-                            arrived[i] = true;
-                            continue;
-                        }
-                        Some(band) => {
-                            return Err(MotionError::PenBlocked {
-                                at_deg,
-                                down_deg: leg.target_deg,
-                                band_deg: band,
-                            })
-                        }
-                        None => {
-                            return Err(MotionError::Jammed {
-                                axis: leg.axis,
-                                at_deg,
-                                target_deg: leg.target_deg,
-                            })
-                        }
+                match watch.judge(now - start, now, at_deg, states[i]) {
+                    LegVerdict::Moving => {}
+                    LegVerdict::Arrived => arrived[i] = true,
+                    LegVerdict::TouchedDown => {
+                        // The pen is on the paper a little above its set depth: hold it there
+                        // rather than push on.
+                        self.motor(leg.axis).stop(StopAction::Hold)?;
+                        arrived[i] = true;
                     }
-                }
-                if elapsed > leg.limit {
-                    return Err(MotionError::TimedOut {
-                        axis: leg.axis,
-                        target_deg: leg.target_deg,
-                        at_deg,
-                        waited_ms: elapsed.as_millis() as u64,
-                    });
+                    LegVerdict::PenBlocked { at_deg, band_deg } => {
+                        return Err(MotionError::PenBlocked {
+                            at_deg,
+                            down_deg: leg.target_deg,
+                            band_deg,
+                        })
+                    }
+                    LegVerdict::Jammed { at_deg } => {
+                        return Err(MotionError::Jammed {
+                            axis: leg.axis,
+                            at_deg,
+                            target_deg: leg.target_deg,
+                        })
+                    }
+                    LegVerdict::TimedOut { at_deg, waited } => {
+                        return Err(MotionError::TimedOut {
+                            axis: leg.axis,
+                            target_deg: leg.target_deg,
+                            at_deg,
+                            waited_ms: waited.as_millis() as u64,
+                        })
+                    }
                 }
             }
             on_tick(self, now, &positions)?;

@@ -2,12 +2,13 @@
 //!
 //! The split follows Klipper's: [`plan`] decides *where* (pure geometry: the grid, the marks,
 //! the sweeps that read the squares), [`gantry`] decides *how* (homing, moves with time limits,
-//! the pen), and [`stall`] and [`sensing`] are the pure decisions those loops apply, handed the
-//! time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
+//! the pen), and [`stall`], [`leg`] and [`sensing`] are the pure decisions those loops apply,
+//! handed the time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
 //! where it still can be.
 
 pub mod calibrate;
 pub mod gantry;
+pub mod leg;
 pub mod original;
 pub mod plan;
 pub mod sensing;

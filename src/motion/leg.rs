@@ -1,0 +1,251 @@
+//! The verdict on one axis's part of a move, as a pure decision: handed the time and the motor's
+//! readings, [`LegWatch`] says whether the leg is still moving, has arrived, has touched the
+//! paper, or has failed, and how. The gantry's wait loop only reads the motors and acts on the
+//! verdicts; the stall judge ([`Stillness`]) is the one homing uses.
+
+use super::stall::Stillness;
+use super::Axis;
+use crate::config::HomingConfig;
+use crate::hw::MotorState;
+use std::time::Duration;
+
+/// One axis's part of a move in progress.
+#[derive(Debug, Clone, Copy)]
+pub struct Leg {
+    pub axis: Axis,
+    /// Where the motor is sent.
+    pub target_deg: i32,
+    /// Where the leg ends: the target, or short of it when the motor is sent on through a
+    /// corner of a drawing so as not to slow down for it.
+    pub done_at_deg: i32,
+    /// +1 or -1: the way the motor turns to the target (0: it is there).
+    pub direction: i32,
+    /// The most the leg may take.
+    pub limit: Duration,
+    /// The leg counts as done once this close to `done_at_deg` or past it, while still moving
+    /// (0: once stopped).
+    pub close_enough_deg: i32,
+    /// For the pen going down: stopping this close above the target is meeting the paper.
+    pub touch_down_band_deg: Option<i32>,
+    /// How long the leg would take at its configured speed, with no speeding up or slowing
+    /// down: its part of the physical bound on a turn.
+    pub ideal: Duration,
+}
+
+/// What one reading of a leg's motor says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegVerdict {
+    Moving,
+    /// The run has ended, or the leg is close enough to where it ends.
+    Arrived,
+    /// The pen stopped on the paper within its band above the set depth: hold it there.
+    TouchedDown,
+    /// The pen stopped above its band: something holds it off the paper.
+    PenBlocked {
+        at_deg: i32,
+        band_deg: i32,
+    },
+    /// The motor stopped short of its target.
+    Jammed {
+        at_deg: i32,
+    },
+    /// The leg took longer than its limit.
+    TimedOut {
+        at_deg: i32,
+        waited: Duration,
+    },
+}
+
+/// Watches one leg from its start.
+#[derive(Debug, Clone)]
+pub struct LegWatch {
+    leg: Leg,
+    stillness: Stillness,
+    /// A motor starting from rest reads as still for a moment: not judged before this.
+    ignore_start: Duration,
+}
+
+impl LegWatch {
+    pub fn new(leg: Leg, settings: &HomingConfig) -> LegWatch {
+        LegWatch {
+            leg,
+            stillness: Stillness::new(settings),
+            ignore_start: Duration::from_millis(settings.ignore_start_ms),
+        }
+    }
+
+    pub fn leg(&self) -> &Leg {
+        &self.leg
+    }
+
+    /// Whether the motor's state is worth a read at this position: near where a leg that ends
+    /// with its run ends (a leg that ends close enough is told by its position).
+    pub fn wants_state_at(&self, at_deg: i32, near_deg: i32) -> bool {
+        self.leg.close_enough_deg == 0 && (at_deg - self.leg.done_at_deg).abs() <= near_deg
+    }
+
+    /// Judges one reading: `elapsed` since the leg started, the time `now`, the position, and
+    /// the motor's state as last read.
+    pub fn judge(
+        &mut self,
+        elapsed: Duration,
+        now: Duration,
+        at_deg: i32,
+        state: MotorState,
+    ) -> LegVerdict {
+        let leg = &self.leg;
+        let close = leg.close_enough_deg > 0
+            && (at_deg - leg.done_at_deg) * leg.direction >= -leg.close_enough_deg;
+        if !state.running || close {
+            return LegVerdict::Arrived;
+        }
+        if elapsed >= self.ignore_start && self.stillness.update(now, at_deg, state.stalled) {
+            return match leg.touch_down_band_deg {
+                Some(band) if (0..=band).contains(&(leg.target_deg - at_deg)) => {
+                    LegVerdict::TouchedDown
+                }
+                Some(band) => LegVerdict::PenBlocked {
+                    at_deg,
+                    band_deg: band,
+                },
+                None => LegVerdict::Jammed { at_deg },
+            };
+        }
+        if elapsed > leg.limit {
+            return LegVerdict::TimedOut {
+                at_deg,
+                waited: elapsed,
+            };
+        }
+        LegVerdict::Moving
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> HomingConfig {
+        crate::config::RobotConfig::default().columns.homing
+    }
+
+    fn leg(target_deg: i32) -> Leg {
+        Leg {
+            axis: Axis::Columns,
+            target_deg,
+            done_at_deg: target_deg,
+            direction: target_deg.signum(),
+            limit: Duration::from_secs(2),
+            close_enough_deg: 0,
+            touch_down_band_deg: None,
+            ideal: Duration::ZERO,
+        }
+    }
+
+    const RUNNING: MotorState = MotorState {
+        running: true,
+        ramping: false,
+        holding: false,
+        stalled: false,
+        overloaded: false,
+    };
+
+    /// Feeds readings every 10 ms from `at(ms)` until a verdict other than moving, or 3 s.
+    fn watch(mut watch: LegWatch, at: impl Fn(u64) -> (i32, MotorState)) -> (u64, LegVerdict) {
+        for ms in (10..3000).step_by(10) {
+            let (position, state) = at(ms);
+            let t = Duration::from_millis(ms);
+            let verdict = watch.judge(t, t, position, state);
+            if verdict != LegVerdict::Moving {
+                return (ms, verdict);
+            }
+        }
+        (3000, LegVerdict::Moving)
+    }
+
+    #[test]
+    fn a_leg_arrives_when_its_run_ends() {
+        let (ms, verdict) = watch(LegWatch::new(leg(100), &settings()), |ms| {
+            let at = (ms as i32 / 2).min(100);
+            let state = MotorState {
+                running: at < 100,
+                ..RUNNING
+            };
+            (at, state)
+        });
+        assert_eq!((ms, verdict), (200, LegVerdict::Arrived));
+    }
+
+    #[test]
+    fn a_leg_through_a_corner_arrives_close_to_the_corner_while_still_moving() {
+        let through = Leg {
+            target_deg: 120,
+            done_at_deg: 100,
+            direction: 1,
+            close_enough_deg: 3,
+            ..leg(120)
+        };
+        // 300 deg/s: at 330 ms the leg reads 99, the first reading within 3 degrees of 100.
+        let (ms, verdict) = watch(LegWatch::new(through, &settings()), |ms| {
+            (ms as i32 * 3 / 10, RUNNING)
+        });
+        assert_eq!((ms, verdict), (330, LegVerdict::Arrived));
+    }
+
+    #[test]
+    fn a_motor_still_short_of_its_target_is_jammed_but_not_in_its_first_instants() {
+        // Still from the start: judged only after ignore_start (200 ms), then still for the
+        // confirm window (150 ms).
+        let (ms, verdict) = watch(LegWatch::new(leg(100), &settings()), |_| (0, RUNNING));
+        assert_eq!(verdict, LegVerdict::Jammed { at_deg: 0 });
+        assert!((350..=360).contains(&ms), "{ms}");
+        // Moving, then stuck at 40.
+        let (_, verdict) = watch(LegWatch::new(leg(100), &settings()), |ms| {
+            ((ms as i32 / 5).min(40), RUNNING)
+        });
+        assert_eq!(verdict, LegVerdict::Jammed { at_deg: 40 });
+    }
+
+    #[test]
+    fn a_leg_that_crawls_past_its_limit_times_out() {
+        let slow = Leg {
+            limit: Duration::from_millis(500),
+            ..leg(100)
+        };
+        // 20 deg/s: always seen moving, never there in time.
+        let (ms, verdict) = watch(LegWatch::new(slow, &settings()), |ms| {
+            (ms as i32 / 50, RUNNING)
+        });
+        assert_eq!(ms, 510);
+        assert_eq!(
+            verdict,
+            LegVerdict::TimedOut {
+                at_deg: 10,
+                waited: Duration::from_millis(510)
+            }
+        );
+    }
+
+    #[test]
+    fn the_pen_stopping_on_the_paper_within_its_band_touches_down_and_above_it_is_blocked() {
+        let down = Leg {
+            axis: Axis::Pen,
+            touch_down_band_deg: Some(8),
+            ..leg(30)
+        };
+        let (_, verdict) = watch(LegWatch::new(down, &settings()), |ms| {
+            ((ms as i32 / 5).min(26), RUNNING)
+        });
+        assert_eq!(verdict, LegVerdict::TouchedDown);
+        let (_, verdict) = watch(LegWatch::new(down, &settings()), |ms| {
+            ((ms as i32 / 5).min(12), RUNNING)
+        });
+        assert_eq!(
+            verdict,
+            LegVerdict::PenBlocked {
+                at_deg: 12,
+                band_deg: 8
+            }
+        );
+    }
+}
