@@ -41,6 +41,43 @@ pub struct RobotConfig {
     pub motion_timeout_slack_ms: u64,
 }
 
+/// One of the three motors of the gantry, by what it moves: the one name for each motor's role,
+/// from the config through the hardware layer and the simulator to the messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axis {
+    Columns,
+    Rows,
+    Pen,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::Columns, Axis::Rows, Axis::Pen];
+
+    /// What it moves, for messages about a motion: "columns axis".
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::Columns => "columns axis",
+            Axis::Rows => "rows axis",
+            Axis::Pen => "pen lift",
+        }
+    }
+
+    /// Its motor, for messages about a device: "columns motor".
+    pub fn motor_name(self) -> &'static str {
+        match self {
+            Axis::Columns => "columns motor",
+            Axis::Rows => "rows motor",
+            Axis::Pen => "pen motor",
+        }
+    }
+}
+
+impl std::fmt::Display for Axis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Which motor drives a joint, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -251,6 +288,53 @@ pub struct SensingConfig {
     /// Reflected light below which nothing is trusted: paper this dark is no paper
     /// (default: 20).
     pub min_blank_percent: u8,
+}
+
+impl RobotConfig {
+    /// The port of `axis`'s motor.
+    pub fn port(&self, axis: Axis) -> &str {
+        match axis {
+            Axis::Columns => &self.columns.port,
+            Axis::Rows => &self.rows.port,
+            Axis::Pen => &self.pen.port,
+        }
+    }
+
+    /// The kind of `axis`'s motor.
+    pub fn kind(&self, axis: Axis) -> MotorKind {
+        match axis {
+            Axis::Columns => self.columns.kind,
+            Axis::Rows => self.rows.kind,
+            Axis::Pen => self.pen.kind,
+        }
+    }
+
+    /// Which way `axis`'s motor turns.
+    pub fn polarity(&self, axis: Axis) -> Polarity {
+        match axis {
+            Axis::Columns => self.columns.polarity,
+            Axis::Rows => self.rows.polarity,
+            Axis::Pen => self.pen.polarity,
+        }
+    }
+
+    /// How `axis` finds its end stop.
+    pub fn homing(&self, axis: Axis) -> &HomingConfig {
+        match axis {
+            Axis::Columns => &self.columns.homing,
+            Axis::Rows => &self.rows.homing,
+            Axis::Pen => &self.pen.homing,
+        }
+    }
+
+    /// How far `axis` may move from its homed zero.
+    pub fn travel_deg(&self, axis: Axis) -> i32 {
+        match axis {
+            Axis::Columns => self.columns.travel_deg,
+            Axis::Rows => self.rows.travel_deg,
+            Axis::Pen => self.pen.travel_deg,
+        }
+    }
 }
 
 impl Default for RobotConfig {

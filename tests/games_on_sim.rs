@@ -7,9 +7,10 @@ use ev3_tictactoe::app::game::GameReport;
 use ev3_tictactoe::app::panel::{Mirror, Panel, Snapshots};
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
 use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
+use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Mark, Status};
-use ev3_tictactoe::hw::sim::{Author, Joint, SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{Author, SimRobot, SimSettings};
 use ev3_tictactoe::hw::ButtonPad;
 use ev3_tictactoe::motion::{Gantry, StopRequest};
 use ev3_tictactoe::scoreboard::store::ScoreFile;
@@ -336,7 +337,7 @@ impl ev3_tictactoe::app::Person for Saboteur {
         self.inner.your_move(board, mark);
         self.moves += 1;
         if self.moves == 2 {
-            self.sim.world().jam(Joint::Columns);
+            self.sim.world().jam(Axis::Columns);
         }
     }
 }

@@ -5,7 +5,7 @@ use ev3_tictactoe::config::{AxisPoint, RobotConfig};
 use ev3_tictactoe::game::{Cell, Mark};
 use ev3_tictactoe::hw::sim::human::{self, HandMark};
 use ev3_tictactoe::hw::sim::{
-    Author, Faults, Joint, MotorFault, PaperPoint, SensorFault, SimRobot, SimSettings,
+    Author, Faults, MotorFault, PaperPoint, SensorFault, SimRobot, SimSettings,
 };
 use ev3_tictactoe::motion::gantry::square_name;
 use ev3_tictactoe::motion::plan;
@@ -52,7 +52,7 @@ fn homing_finds_the_origin_from_any_start_position() {
             .home()
             .unwrap_or_else(|e| panic!("from {columns},{rows},{pen}: {e}"));
         let world = sim.world();
-        for joint in Joint::ALL {
+        for joint in Axis::ALL {
             let off = world.axis_paper_deg(joint);
             assert!(
                 off.abs() <= HOMING_TOLERANCE_DEG,
@@ -402,7 +402,7 @@ fn a_jam_mid_move_is_an_error_not_a_hang() {
     let (sim, mut gantry) = robot();
     gantry.home().unwrap();
     // Something blocks the carriage: from now on the columns motor cannot turn.
-    sim.world().jam(Joint::Columns);
+    sim.world().jam(Axis::Columns);
     let err = gantry.move_to(AxisPoint::new(300, 100)).unwrap_err();
     assert!(
         matches!(
@@ -458,7 +458,7 @@ fn after_a_jam_the_axes_must_be_homed_again_but_not_after_a_refused_move() {
     gantry.home().unwrap();
     assert!(gantry.move_to(AxisPoint::new(100, 341)).is_err());
     assert!(gantry.is_homed(Axis::Rows));
-    sim.world().jam(Joint::Columns);
+    sim.world().jam(Axis::Columns);
     assert!(gantry.move_to(AxisPoint::new(300, 100)).is_err());
     assert_eq!(
         gantry.move_to(AxisPoint::new(50, 50)).unwrap_err(),
@@ -526,7 +526,7 @@ fn an_axis_that_crawls_is_homed_by_its_position_not_taken_for_an_end_stop() {
     });
     gantry.home().unwrap();
     let world = sim.world();
-    for joint in [Joint::Columns, Joint::Rows] {
+    for joint in [Axis::Columns, Axis::Rows] {
         let off = world.axis_paper_deg(joint);
         assert!(off.abs() <= HOMING_TOLERANCE_DEG, "{joint:?}: {off}");
     }

@@ -3,8 +3,9 @@
 
 use ev3_tictactoe::app::safety::EmergencyStop;
 use ev3_tictactoe::app::session::Session;
+use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
-use ev3_tictactoe::hw::sim::{Joint, SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{SimRobot, SimSettings};
 
 fn a_run_that_fails_halfway(sim: &SimRobot, log: &std::path::Path) -> anyhow::Result<()> {
     let config = RobotConfig::default();
@@ -23,7 +24,7 @@ fn a_run_that_fails_halfway(sim: &SimRobot, log: &std::path::Path) -> anyhow::Re
 fn a_session_that_ends_in_an_error_leaves_every_motor_unpowered_and_the_pen_up() {
     let sim = SimRobot::new(&RobotConfig::default(), &SimSettings::default());
     let folder = tempfile::tempdir().unwrap();
-    let pen_before = sim.world().motor(Joint::Pen).output_deg();
+    let pen_before = sim.world().motor(Axis::Pen).output_deg();
     let result = a_run_that_fails_halfway(&sim, &folder.path().join("run.log"));
     assert!(result.is_err());
     let world = sim.world();
@@ -33,9 +34,9 @@ fn a_session_that_ends_in_an_error_leaves_every_motor_unpowered_and_the_pen_up()
         world.driven_motors()
     );
     assert!(
-        world.motor(Joint::Pen).output_deg() < pen_before,
+        world.motor(Axis::Pen).output_deg() < pen_before,
         "the pen went down and was not lifted: {} after {}",
-        world.motor(Joint::Pen).output_deg(),
+        world.motor(Axis::Pen).output_deg(),
         pen_before
     );
 }

@@ -10,7 +10,7 @@ use crate::hw::ev3dev::console::{self, ConsoleMode};
 use crate::hw::ev3dev::{
     open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
 };
-use crate::hw::ButtonPad;
+use crate::hw::{ButtonPad, Wiring};
 use crate::motion::{Gantry, StopRequest};
 use crate::scoreboard::store::ScoreFile;
 use anyhow::Context;
@@ -56,8 +56,9 @@ pub(super) fn run(
             "No buttons ({why}): only play --difficulty will work."
         ));
     }
-    let robot = open_robot(config).context("opening the robot")?;
-    let stop_handles = open_stop_handles(config).context("opening the robot")?;
+    let wiring = Wiring::of(config);
+    let robot = open_robot(&wiring).context("opening the robot")?;
+    let stop_handles = open_stop_handles(&wiring).context("opening the robot")?;
     let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);
     let emergency = match &console {
         Some(console) => emergency.also(console.restorer()),

@@ -14,6 +14,7 @@ pub mod sim;
 
 pub use frame::Frame;
 
+use crate::config::{Axis, MotorKind, Polarity};
 use std::time::{Duration, Instant};
 
 /// A device that failed, named so the user can find it ("columns motor on outC").
@@ -191,4 +192,57 @@ pub struct Robot {
     pub light: Box<dyn ReflectedLight>,
     pub touch: Box<dyn TouchSensor>,
     pub clock: Box<dyn Clock>,
+}
+
+impl Robot {
+    /// The motor of `axis`.
+    pub fn motor(&mut self, axis: crate::config::Axis) -> &mut dyn Motor {
+        use crate::config::Axis;
+        match axis {
+            Axis::Columns => &mut *self.columns,
+            Axis::Rows => &mut *self.rows,
+            Axis::Pen => &mut *self.pen,
+        }
+    }
+}
+
+/// What a hardware implementation opens: each motor's kind, port and polarity, and the
+/// sensors' ports. Only this of the robot config reaches the devices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wiring {
+    pub columns: (MotorKind, String, Polarity),
+    pub rows: (MotorKind, String, Polarity),
+    pub pen: (MotorKind, String, Polarity),
+    pub colour_port: String,
+    pub touch_port: String,
+}
+
+impl Wiring {
+    /// The wiring the robot config describes.
+    pub fn of(config: &crate::config::RobotConfig) -> Wiring {
+        let motor = |axis| {
+            (
+                config.kind(axis),
+                config.port(axis).to_string(),
+                config.polarity(axis),
+            )
+        };
+        Wiring {
+            columns: motor(Axis::Columns),
+            rows: motor(Axis::Rows),
+            pen: motor(Axis::Pen),
+            colour_port: config.sensing.colour_port.clone(),
+            touch_port: config.touch_port.clone(),
+        }
+    }
+
+    /// The kind, port and polarity of `axis`'s motor.
+    pub fn motor(&self, axis: Axis) -> (MotorKind, &str, Polarity) {
+        let (kind, port, polarity) = match axis {
+            Axis::Columns => &self.columns,
+            Axis::Rows => &self.rows,
+            Axis::Pen => &self.pen,
+        };
+        (*kind, port, *polarity)
+    }
 }

@@ -21,29 +21,7 @@ pub use stop::StopRequest;
 use crate::config::AxisPoint;
 use crate::hw::HwError;
 
-/// One of the three motors of the gantry, by what it moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Axis {
-    Columns,
-    Rows,
-    Pen,
-}
-
-impl Axis {
-    pub fn name(self) -> &'static str {
-        match self {
-            Axis::Columns => "columns axis",
-            Axis::Rows => "rows axis",
-            Axis::Pen => "pen lift",
-        }
-    }
-}
-
-impl std::fmt::Display for Axis {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::config::Axis;
 
 /// Why a motion failed, naming the axis and what it was doing.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

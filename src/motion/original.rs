@@ -11,7 +11,7 @@
 //! What the port changes, for a fair comparison: motors run at the speeds of our robot config
 //! (the original used motor powers of 20 to 40 percent), and its endless loops have time limits.
 
-use crate::config::{AxisPoint, RobotConfig};
+use crate::config::{Axis, AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{HwError, Motor, Robot, StopAction};
 use std::time::Duration;
@@ -108,21 +108,18 @@ impl<'a> OriginalRobot<'a> {
     /// `moveMotor`: one motor forward until its encoder has covered `distance_deg` from zero.
     fn move_motor(
         &mut self,
-        which: Joint,
+        which: Axis,
         distance_deg: i32,
         speed_deg_per_s: u32,
     ) -> Result<(), HwError> {
-        let max = match which {
-            Joint::Columns => self.config.columns.kind.max_speed_deg_per_s(),
-            Joint::Rows => self.config.rows.kind.max_speed_deg_per_s(),
-            Joint::Pen => self.config.pen.kind.max_speed_deg_per_s(),
-        };
+        let max = self.config.kind(which).max_speed_deg_per_s();
         let duty = duty_for(speed_deg_per_s, max);
         let began = self.robot.clock.now();
+        // Field by field, so the clock can be used while the motor is.
         let motor: &mut Box<dyn Motor> = match which {
-            Joint::Columns => &mut self.robot.columns,
-            Joint::Rows => &mut self.robot.rows,
-            Joint::Pen => &mut self.robot.pen,
+            Axis::Columns => &mut self.robot.columns,
+            Axis::Rows => &mut self.robot.rows,
+            Axis::Pen => &mut self.robot.pen,
         };
         motor.run_duty(duty)?;
         while motor.position_deg()?.abs() < distance_deg {
@@ -136,7 +133,7 @@ impl<'a> OriginalRobot<'a> {
 
     fn pen_down(&mut self) -> Result<(), HwError> {
         self.move_motor(
-            Joint::Pen,
+            Axis::Pen,
             self.config.pen.down_deg + self.config.pen.homing.backoff_deg,
             self.config.pen.speed_deg_per_s,
         )
@@ -153,8 +150,8 @@ impl<'a> OriginalRobot<'a> {
         };
         let columns = centre.columns + offset.columns + self.config.columns.homing.backoff_deg;
         let rows = centre.rows + offset.rows + self.config.rows.homing.backoff_deg;
-        self.move_motor(Joint::Columns, columns, self.config.columns.speed_deg_per_s)?;
-        self.move_motor(Joint::Rows, rows, self.config.rows.speed_deg_per_s)
+        self.move_motor(Axis::Columns, columns, self.config.columns.speed_deg_per_s)?;
+        self.move_motor(Axis::Rows, rows, self.config.rows.speed_deg_per_s)
     }
 
     /// `drawBoard`: each grid line from home, one axis to the line, pen down, a wait, the other
@@ -165,14 +162,14 @@ impl<'a> OriginalRobot<'a> {
         let board = &self.config.board;
         let (origin, square) = (board.grid_origin_deg, board.square_deg);
         let lines = [
-            (Joint::Columns, origin.columns + square, Joint::Rows),
-            (Joint::Columns, origin.columns + 2 * square, Joint::Rows),
-            (Joint::Rows, origin.rows + square, Joint::Columns),
-            (Joint::Rows, origin.rows + 2 * square, Joint::Columns),
+            (Axis::Columns, origin.columns + square, Axis::Rows),
+            (Axis::Columns, origin.columns + 2 * square, Axis::Rows),
+            (Axis::Rows, origin.rows + square, Axis::Columns),
+            (Axis::Rows, origin.rows + 2 * square, Axis::Columns),
         ];
         for (to_line, at, along) in lines {
             let (backoff_to, backoff_along, start_along) = match to_line {
-                Joint::Columns => (
+                Axis::Columns => (
                     self.config.columns.homing.backoff_deg,
                     self.config.rows.homing.backoff_deg,
                     origin.rows,
@@ -221,11 +218,4 @@ impl<'a> OriginalRobot<'a> {
         self.sleep(AFTER_PEN_DOWN_FOR_MARK);
         self.pen_reset()
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Joint {
-    Columns,
-    Rows,
-    Pen,
 }

@@ -28,8 +28,9 @@
 
 #![allow(dead_code)]
 
+use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
-use ev3_tictactoe::hw::sim::{Joint, SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{SimRobot, SimSettings};
 use ev3_tictactoe::hw::{Robot, StopAction};
 use fuser::{
     Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, IoctlFlags, LockOwner,
@@ -465,7 +466,7 @@ pub struct Physics {
     devices: Robot,
     started: Instant,
     /// Per motor folder: the simulated joint, and when it began reading speed 0 while driven.
-    motors: HashMap<String, (Joint, Option<Duration>)>,
+    motors: HashMap<String, (Axis, Option<Duration>)>,
     unplugged: Vec<String>,
 }
 
@@ -481,13 +482,10 @@ impl Physics {
         let motors = HashMap::from([
             (
                 folder_of(&config.columns.port).to_string(),
-                (Joint::Columns, None),
+                (Axis::Columns, None),
             ),
-            (
-                folder_of(&config.rows.port).to_string(),
-                (Joint::Rows, None),
-            ),
-            (folder_of(&config.pen.port).to_string(), (Joint::Pen, None)),
+            (folder_of(&config.rows.port).to_string(), (Axis::Rows, None)),
+            (folder_of(&config.pen.port).to_string(), (Axis::Pen, None)),
         ]);
         Physics {
             sim,
@@ -510,9 +508,9 @@ impl Physics {
     fn motor(&mut self, folder: &str) -> Option<&mut Box<dyn ev3_tictactoe::hw::Motor>> {
         let (joint, _) = self.motors.get(folder)?;
         Some(match joint {
-            Joint::Columns => &mut self.devices.columns,
-            Joint::Rows => &mut self.devices.rows,
-            Joint::Pen => &mut self.devices.pen,
+            Axis::Columns => &mut self.devices.columns,
+            Axis::Rows => &mut self.devices.rows,
+            Axis::Pen => &mut self.devices.pen,
         })
     }
 
@@ -612,7 +610,7 @@ impl Physics {
     }
 
     /// The simulated motors that still have power applied (running or holding).
-    pub fn driven(&self) -> Vec<Joint> {
+    pub fn driven(&self) -> Vec<Axis> {
         self.sim.world().driven_motors()
     }
 }

@@ -43,8 +43,8 @@ pub use panel::{Ev3Battery, Ev3Lights, Ev3Speaker};
 pub use screen::Ev3Screen;
 pub use sensors::{Ev3ColourSensor, Ev3TouchSensor};
 
-use crate::config::RobotConfig;
-use crate::hw::{HwError, Robot, SystemClock};
+use crate::config::Axis;
+use crate::hw::{HwError, Motor, Robot, SystemClock, Wiring};
 use ev3dev_lang_rust::Ev3Error;
 use std::path::PathBuf;
 
@@ -88,54 +88,35 @@ fn device_error(device: &str, error: &Ev3Error) -> HwError {
     }
 }
 
-/// Opens the gantry's motors and sensors as the config says, with the system clock.
-pub fn open_robot(config: &RobotConfig) -> Result<Robot, HwError> {
+/// Opens the gantry's motors and sensors where `wiring` says, with the system clock.
+pub fn open_robot(wiring: &Wiring) -> Result<Robot, HwError> {
+    let motor = |axis: Axis| {
+        let (kind, port, polarity) = wiring.motor(axis);
+        Ev3Motor::open(axis.name(), kind, port, polarity).map(|m| Box::new(m) as Box<dyn Motor>)
+    };
     Ok(Robot {
-        columns: Box::new(Ev3Motor::open(
-            "columns axis",
-            config.columns.kind,
-            &config.columns.port,
-            config.columns.polarity,
-        )?),
-        rows: Box::new(Ev3Motor::open(
-            "rows axis",
-            config.rows.kind,
-            &config.rows.port,
-            config.rows.polarity,
-        )?),
-        pen: Box::new(Ev3Motor::open(
-            "pen lift",
-            config.pen.kind,
-            &config.pen.port,
-            config.pen.polarity,
-        )?),
-        light: Box::new(Ev3ColourSensor::open(&config.sensing.colour_port)?),
-        touch: Box::new(Ev3TouchSensor::open(&config.touch_port)?),
+        columns: motor(Axis::Columns)?,
+        rows: motor(Axis::Rows)?,
+        pen: motor(Axis::Pen)?,
+        light: Box::new(Ev3ColourSensor::open(&wiring.colour_port)?),
+        touch: Box::new(Ev3TouchSensor::open(&wiring.touch_port)?),
         clock: Box::new(SystemClock::new()),
     })
 }
 
 /// A second set of handles on the robot's devices, changing nothing on them: for stopping the
 /// motors from the signal thread or the panic hook while the main loop owns [`open_robot`]'s.
-pub fn open_stop_handles(config: &RobotConfig) -> Result<Robot, HwError> {
+pub fn open_stop_handles(wiring: &Wiring) -> Result<Robot, HwError> {
+    let motor = |axis: Axis| {
+        let (kind, port, _) = wiring.motor(axis);
+        Ev3Motor::attach(axis.name(), kind, port).map(|m| Box::new(m) as Box<dyn Motor>)
+    };
     Ok(Robot {
-        columns: Box::new(Ev3Motor::attach(
-            "columns axis",
-            config.columns.kind,
-            &config.columns.port,
-        )?),
-        rows: Box::new(Ev3Motor::attach(
-            "rows axis",
-            config.rows.kind,
-            &config.rows.port,
-        )?),
-        pen: Box::new(Ev3Motor::attach(
-            "pen lift",
-            config.pen.kind,
-            &config.pen.port,
-        )?),
-        light: Box::new(Ev3ColourSensor::open(&config.sensing.colour_port)?),
-        touch: Box::new(Ev3TouchSensor::open(&config.touch_port)?),
+        columns: motor(Axis::Columns)?,
+        rows: motor(Axis::Rows)?,
+        pen: motor(Axis::Pen)?,
+        light: Box::new(Ev3ColourSensor::open(&wiring.colour_port)?),
+        touch: Box::new(Ev3TouchSensor::open(&wiring.touch_port)?),
         clock: Box::new(SystemClock::new()),
     })
 }

@@ -16,7 +16,7 @@ pub mod settings_file;
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Paper, PaperLook, PaperPoint, Stroke};
 
-use crate::config::{MotorKind, RobotConfig};
+use crate::config::{Axis, MotorKind, RobotConfig};
 use crate::hw::{
     Battery, ButtonPad, Buttons, Clock, Frame, HwError, LightColour, Motor, MotorState,
     ReflectedLight, Robot, Screen, Speaker, StatusLights, StopAction, Tone, TouchSensor,
@@ -115,26 +115,6 @@ impl Default for SimSettings {
     }
 }
 
-/// The three motors of the gantry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Joint {
-    Columns,
-    Rows,
-    Pen,
-}
-
-impl Joint {
-    pub const ALL: [Joint; 3] = [Joint::Columns, Joint::Rows, Joint::Pen];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Joint::Columns => "columns motor",
-            Joint::Rows => "rows motor",
-            Joint::Pen => "pen motor",
-        }
-    }
-}
-
 /// Everything simulated, behind one lock shared by all the device handles.
 pub struct World {
     time_ms: u64,
@@ -202,7 +182,7 @@ impl World {
         for motor in &mut self.motors {
             motor.step();
         }
-        if self.motors[2].output_deg() >= self.pen_contact_deg {
+        if self.motors[Axis::Pen as usize].output_deg() >= self.pen_contact_deg {
             let at = self.pen_point();
             self.paper.pen_at(Author::Robot, at);
         } else {
@@ -228,19 +208,19 @@ impl World {
     }
 
     /// Something blocks a motor from now on.
-    pub fn jam(&mut self, joint: Joint) {
-        self.motors[joint as usize].inject(MotorFault::Jammed);
+    pub fn jam(&mut self, axis: Axis) {
+        self.motors[axis as usize].inject(MotorFault::Jammed);
     }
 
-    pub fn motor(&self, joint: Joint) -> &SimMotor {
-        &self.motors[joint as usize]
+    pub fn motor(&self, axis: Axis) -> &SimMotor {
+        &self.motors[axis as usize]
     }
 
     /// Where the pen is over the paper, in the homed frame.
     pub fn pen_point(&self) -> PaperPoint {
         PaperPoint::new(
-            self.axis_paper_deg(Joint::Columns),
-            self.axis_paper_deg(Joint::Rows),
+            self.axis_paper_deg(Axis::Columns),
+            self.axis_paper_deg(Axis::Rows),
         )
     }
 
@@ -254,18 +234,18 @@ impl World {
     }
 
     /// An axis's position in the frame an ideal homing would set up.
-    pub fn axis_paper_deg(&self, joint: Joint) -> f64 {
-        self.motors[joint as usize].output_deg() - self.paper_zero_deg[joint as usize]
+    pub fn axis_paper_deg(&self, axis: Axis) -> f64 {
+        self.motors[axis as usize].output_deg() - self.paper_zero_deg[axis as usize]
     }
 
     /// True when the pen touches the paper.
     pub fn pen_is_down(&self) -> bool {
-        self.motors[2].output_deg() >= self.pen_contact_deg
+        self.motors[Axis::Pen as usize].output_deg() >= self.pen_contact_deg
     }
 
     /// The motors that still have power applied (running or holding).
-    pub fn driven_motors(&self) -> Vec<Joint> {
-        Joint::ALL
+    pub fn driven_motors(&self) -> Vec<Axis> {
+        Axis::ALL
             .into_iter()
             .filter(|&j| self.motors[j as usize].is_driven())
             .collect()
@@ -465,17 +445,17 @@ impl SimRobot {
 
     /// The gantry's devices and the virtual clock, for the firmware.
     pub fn robot(&self) -> Robot {
-        let motor = |joint: Joint, port: &str| -> Box<dyn Motor> {
+        let motor = |axis: Axis, port: &str| -> Box<dyn Motor> {
             Box::new(SimMotorDevice {
                 world: self.world.clone(),
-                joint,
-                name: format!("{} on {port}", joint.name()),
+                axis,
+                name: format!("{} on {port}", axis.motor_name()),
             })
         };
         Robot {
-            columns: motor(Joint::Columns, &self.config.columns.port),
-            rows: motor(Joint::Rows, &self.config.rows.port),
-            pen: motor(Joint::Pen, &self.config.pen.port),
+            columns: motor(Axis::Columns, &self.config.columns.port),
+            rows: motor(Axis::Rows, &self.config.rows.port),
+            pen: motor(Axis::Pen, &self.config.pen.port),
             light: Box::new(SimDevice::new(
                 &self.world,
                 format!("colour sensor on {}", self.config.sensing.colour_port),
@@ -560,14 +540,14 @@ impl Clock for PacedClock {
 
 struct SimMotorDevice {
     world: Arc<Mutex<World>>,
-    joint: Joint,
+    axis: Axis,
     name: String,
 }
 
 impl SimMotorDevice {
     fn with<T>(&mut self, f: impl FnOnce(&mut SimMotor) -> T) -> Result<T, HwError> {
         let mut world = lock(&self.world);
-        let motor = &mut world.motors[self.joint as usize];
+        let motor = &mut world.motors[self.axis as usize];
         if motor.is_disconnected() {
             return Err(HwError::Disconnected {
                 device: self.name.clone(),

@@ -50,6 +50,15 @@ enum Pace {
     Draw,
 }
 
+/// Where an axis driven toward a stop stalled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StallFound {
+    /// At its stop, after travelling this far.
+    AtStop { travelled_deg: i32 },
+    /// Before it moved: already at its stop, or blocked.
+    BeforeMoving,
+}
+
 /// When a move of both axes counts as done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Finish {
@@ -132,35 +141,19 @@ impl Gantry {
     }
 
     fn motor(&mut self, axis: Axis) -> &mut dyn Motor {
-        match axis {
-            Axis::Columns => &mut *self.robot.columns,
-            Axis::Rows => &mut *self.robot.rows,
-            Axis::Pen => &mut *self.robot.pen,
-        }
+        self.robot.motor(axis)
     }
 
     fn homing_settings(&self, axis: Axis) -> &HomingConfig {
-        match axis {
-            Axis::Columns => &self.config.columns.homing,
-            Axis::Rows => &self.config.rows.homing,
-            Axis::Pen => &self.config.pen.homing,
-        }
+        self.config.homing(axis)
     }
 
     fn travel_deg(&self, axis: Axis) -> i32 {
-        match axis {
-            Axis::Columns => self.config.columns.travel_deg,
-            Axis::Rows => self.config.rows.travel_deg,
-            Axis::Pen => self.config.pen.travel_deg,
-        }
+        self.config.travel_deg(axis)
     }
 
     fn max_speed(&self, axis: Axis) -> u32 {
-        match axis {
-            Axis::Columns => self.config.columns.kind.max_speed_deg_per_s(),
-            Axis::Rows => self.config.rows.kind.max_speed_deg_per_s(),
-            Axis::Pen => self.config.pen.kind.max_speed_deg_per_s(),
-        }
+        self.config.kind(axis).max_speed_deg_per_s()
     }
 
     /// Runs `action`; if it fails, makes the machine safe and returns the first error. After a
@@ -222,40 +215,27 @@ impl Gantry {
     /// Drives `axes` toward their end stops together; returns how far each travelled. An axis
     /// that stalls before moving may already be at its stop: it is driven clear and tried again.
     fn seek_end_stops(&mut self, axes: &[Axis]) -> Result<Vec<i32>> {
-        let mut travelled = Vec::new();
-        let mut retry = Vec::new();
-        for (axis, verdict) in axes.iter().zip(self.drive_until_stalled(axes, -1)?) {
-            match verdict {
-                Ok(deg) => travelled.push(deg),
-                Err(()) => {
-                    retry.push(*axis);
-                    travelled.push(0);
+        let found = self.drive_until_stalled(axes, -1)?;
+        let mut travelled = Vec::with_capacity(axes.len());
+        for (&axis, found) in axes.iter().zip(found) {
+            let deg = match found {
+                StallFound::AtStop { travelled_deg } => travelled_deg,
+                StallFound::BeforeMoving => {
+                    self.drive_clear_of_stop(axis)?;
+                    match self.drive_until_stalled(&[axis], -1)?.first() {
+                        Some(StallFound::AtStop { travelled_deg }) => *travelled_deg,
+                        _ => return Err(MotionError::StalledBeforeMoving { axis }),
+                    }
                 }
-            }
-        }
-        for axis in retry {
-            self.drive_clear_of_stop(axis)?;
-            let deg = match self.drive_until_stalled(&[axis], -1)?[0] {
-                Ok(deg) => deg,
-                Err(()) => return Err(MotionError::StalledBeforeMoving { axis }),
             };
-            let i = axes
-                .iter()
-                .position(|&a| a == axis)
-                .expect("retried axes are homed axes");
-            travelled[i] = deg;
+            travelled.push(deg);
         }
         Ok(travelled)
     }
 
-    /// Drives each axis at its homing duty in `direction` until it stalls. Per axis: the travel
-    /// to the stall, or `Err(())` for a stall before moving. Other failures end it.
-    #[allow(clippy::type_complexity)]
-    fn drive_until_stalled(
-        &mut self,
-        axes: &[Axis],
-        direction: i8,
-    ) -> Result<Vec<std::result::Result<i32, ()>>> {
+    /// Drives each axis at its homing duty in `direction` until it stalls, and says per axis
+    /// where. Other failures end it.
+    fn drive_until_stalled(&mut self, axes: &[Axis], direction: i8) -> Result<Vec<StallFound>> {
         let now = self.clock().now();
         let mut watches = Vec::new();
         for &axis in axes {
@@ -282,7 +262,7 @@ impl Gantry {
             .map(|&a| self.homing_settings(a).poll_ms)
             .min()
             .unwrap_or(10);
-        let mut results: Vec<Option<std::result::Result<i32, ()>>> = vec![None; axes.len()];
+        let mut results: Vec<Option<StallFound>> = vec![None; axes.len()];
         while results.iter().any(Option::is_none) {
             self.clock().sleep(Duration::from_millis(poll));
             self.check_stop()?;
@@ -299,11 +279,11 @@ impl Gantry {
                     Verdict::Continue => {}
                     Verdict::AtEndStop { travelled_deg } => {
                         self.motor(axis).stop(StopAction::Brake)?;
-                        results[i] = Some(Ok(travelled_deg));
+                        results[i] = Some(StallFound::AtStop { travelled_deg });
                     }
                     Verdict::StalledBeforeMoving => {
                         self.motor(axis).stop(StopAction::Brake)?;
-                        results[i] = Some(Err(()));
+                        results[i] = Some(StallFound::BeforeMoving);
                     }
                     Verdict::NoStall { travelled_deg } => {
                         return Err(MotionError::NoStall {
@@ -320,10 +300,8 @@ impl Gantry {
                 }
             }
         }
-        Ok(results
-            .into_iter()
-            .map(|r| r.expect("every axis has a result"))
-            .collect())
+        // The loop ends when every axis has one.
+        Ok(results.into_iter().flatten().collect())
     }
 
     /// Drives an axis that stalled at once away from its stop, proving that it can move.

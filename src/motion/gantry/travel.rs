@@ -1,7 +1,7 @@
 //! Measuring the machine, for `calibrate`: how far each axis really reaches, and where the pen
 //! meets the paper.
 
-use super::{Gantry, Result};
+use super::{Gantry, Result, StallFound};
 use crate::config::AxisPoint;
 use crate::motion::{Axis, MotionError};
 
@@ -16,7 +16,8 @@ impl Gantry {
             if axis != Axis::Pen {
                 g.move_pen(0)?;
             }
-            if g.drive_until_stalled(&[axis], 1)?[0].is_err() {
+            let found = g.drive_until_stalled(&[axis], 1)?;
+            if !matches!(found.first(), Some(StallFound::AtStop { .. })) {
                 return Err(MotionError::StalledBeforeMoving { axis });
             }
             let far = g.motor(axis).position_deg()?;
