@@ -13,7 +13,7 @@ use ev3_tictactoe::config::{MotorKind, Polarity, RobotConfig};
 use ev3_tictactoe::hw::ev3dev::buttons::key;
 use ev3_tictactoe::hw::ev3dev::{open_robot, ConsoleMode, Ev3Battery, Ev3Buttons, Ev3Lights};
 use ev3_tictactoe::hw::{
-    Battery, ButtonPad, Buttons, HwError, LightColour, MotorState, StatusLights, StopAction, Wiring,
+    Battery, ButtonPad, Buttons, HwError, LightColour, MotorState, StatusLights, StopAction,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -30,7 +30,7 @@ fn opening_a_motor_resets_it_before_setting_polarity_and_stop_action() {
     let brick = mount(Tree::default_robot());
     brick.tree().set("tacho-motor/motor2/stop_action", "hold");
     brick.tree().set("tacho-motor/motor2/speed_sp", "77");
-    let _robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let _robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     assert_eq!(
         brick.tree().writes_under("tacho-motor/motor2"),
         pairs(&[
@@ -42,7 +42,7 @@ fn opening_a_motor_resets_it_before_setting_polarity_and_stop_action() {
     assert_eq!(brick.tree().value("tacho-motor/motor2/speed_sp"), "0");
     let mut inversed = RobotConfig::default();
     inversed.rows.polarity = Polarity::Inversed;
-    let _robot = open_robot(&Wiring::of(&inversed)).unwrap();
+    let _robot = open_robot(&inversed.wiring()).unwrap();
     assert_eq!(
         brick.tree().value("tacho-motor/motor0/polarity"),
         "inversed"
@@ -57,8 +57,8 @@ fn opening_a_motor_resets_it_before_setting_polarity_and_stop_action() {
 fn the_colour_sensors_mode_is_written_only_when_it_differs() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let _robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
-    let _again = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let _robot = open_robot(&RobotConfig::default().wiring()).unwrap();
+    let _again = open_robot(&RobotConfig::default().wiring()).unwrap();
     let mode_writes = brick
         .tree()
         .writes_under("lego-sensor/sensor0")
@@ -75,7 +75,7 @@ fn the_colour_sensors_mode_is_written_only_when_it_differs() {
 fn a_run_to_a_position_writes_speed_stop_action_and_target_before_the_command() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     brick.tree().writes.clear();
     robot.columns.run_to_position(250, 400).unwrap();
     assert_eq!(
@@ -102,7 +102,7 @@ fn a_run_to_a_position_writes_speed_stop_action_and_target_before_the_command() 
 fn speeds_above_the_motors_max_speed_are_held_to_it_not_refused() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     robot.pen.run_to_position(20, 5000).unwrap();
     assert_eq!(brick.tree().value("tacho-motor/motor1/speed_sp"), "1560");
     robot.rows.run_to_position(20, 5000).unwrap();
@@ -113,7 +113,7 @@ fn speeds_above_the_motors_max_speed_are_held_to_it_not_refused() {
 fn duty_runs_stops_and_the_origin_are_written_as_ev3dev_expects() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     brick.tree().writes.clear();
     robot.rows.run_duty(-25).unwrap();
     robot.rows.stop(StopAction::Brake).unwrap();
@@ -138,7 +138,7 @@ fn duty_runs_stops_and_the_origin_are_written_as_ev3dev_expects() {
 fn the_kernels_refusal_to_move_the_origin_of_a_running_motor_is_a_named_error() {
     require_fuse!();
     let _brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     robot.rows.run_duty(30).unwrap();
     let error = robot.rows.set_position_deg(0).unwrap_err();
     let message = error.to_string();
@@ -153,7 +153,7 @@ fn the_kernels_refusal_to_move_the_origin_of_a_running_motor_is_a_named_error() 
 fn motor_state_flags_and_speed_are_read_from_the_driver() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     brick
         .tree()
         .set("tacho-motor/motor1/state", "running stalled");
@@ -173,7 +173,7 @@ fn motor_state_flags_and_speed_are_read_from_the_driver() {
 fn sensors_read_reflected_light_and_touch() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     brick.tree().set("lego-sensor/sensor0/value0", "37");
     assert_eq!(robot.light.reflected_percent().unwrap(), 37);
     brick.tree().set("lego-sensor/sensor0/value0", "8");
@@ -241,21 +241,21 @@ fn a_missing_or_wrong_device_is_named_with_its_port() {
     let _brick = mount(Tree::default_robot());
     let mut config = RobotConfig::default();
     config.pen.port = "outD".into();
-    let err = open_robot(&Wiring::of(&config)).err().unwrap();
+    let err = open_robot(&config.wiring()).err().unwrap();
     assert_eq!(
         err.to_string(),
         "no medium motor (pen lift) on outD: check the cable"
     );
     let mut config = RobotConfig::default();
     config.rows.kind = MotorKind::Medium;
-    let err = open_robot(&Wiring::of(&config)).err().unwrap();
+    let err = open_robot(&config.wiring()).err().unwrap();
     assert_eq!(
         err.to_string(),
         "no medium motor (rows axis) on outA: check the cable"
     );
     let mut config = RobotConfig::default();
     config.sensing.colour_port = "in2".into();
-    let err = open_robot(&Wiring::of(&config)).err().unwrap();
+    let err = open_robot(&config.wiring()).err().unwrap();
     assert_eq!(err.to_string(), "no colour sensor on in2: check the cable");
 }
 
@@ -267,7 +267,7 @@ fn an_attribute_that_cannot_be_opened_is_named_when_the_motor_is_opened() {
         .tree()
         .nodes
         .remove("sys/class/tacho-motor/motor2/max_speed");
-    let message = open_robot(&Wiring::of(&RobotConfig::default()))
+    let message = open_robot(&RobotConfig::default().wiring())
         .err()
         .expect("max_speed is missing")
         .to_string();
@@ -282,7 +282,7 @@ fn an_attribute_that_cannot_be_opened_is_named_when_the_motor_is_opened() {
 fn a_motor_unplugged_after_opening_is_reported_as_disconnected() {
     require_fuse!();
     let brick = mount(Tree::default_robot());
-    let mut robot = open_robot(&Wiring::of(&RobotConfig::default())).unwrap();
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     assert_eq!(robot.rows.position_deg().unwrap(), 0);
     brick.tree().unplug("tacho-motor/motor0");
     let disconnected = HwError::Disconnected {

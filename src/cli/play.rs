@@ -10,7 +10,7 @@ use crate::hw::ev3dev::console::{self, ConsoleMode};
 use crate::hw::ev3dev::{
     open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
 };
-use crate::hw::{ButtonPad, Wiring};
+use crate::hw::ButtonPad;
 use crate::motion::{Gantry, StopRequest};
 use crate::scoreboard::store::ScoreFile;
 use anyhow::Context;
@@ -56,7 +56,7 @@ pub(super) fn run(
             "No buttons ({why}): only play --difficulty will work."
         ));
     }
-    let wiring = Wiring::of(config);
+    let wiring = config.wiring();
     let robot = open_robot(&wiring).context("opening the robot")?;
     let stop_handles = open_stop_handles(&wiring).context("opening the robot")?;
     let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);

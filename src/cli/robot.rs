@@ -6,7 +6,6 @@ use crate::app::session::Session;
 use crate::config::{RobotConfig, CONFIG_VARIABLE};
 use crate::hw::sim::picture::{self, Area};
 use crate::hw::sim::{human, PaperPoint, SimRobot, SimSettings};
-use crate::hw::Wiring;
 use crate::motion::calibrate::{self, Step};
 use crate::motion::Gantry;
 use anyhow::Context;
@@ -65,8 +64,8 @@ pub(super) fn calibrate(
             let why =
                 "cannot open the robot's motors and sensors (run this on the brick, or add --sim)";
             (
-                crate::hw::ev3dev::open_robot(&Wiring::of(config)).context(why)?,
-                crate::hw::ev3dev::open_stop_handles(&Wiring::of(config)).context(why)?,
+                crate::hw::ev3dev::open_robot(&config.wiring()).context(why)?,
+                crate::hw::ev3dev::open_stop_handles(&config.wiring()).context(why)?,
             )
         }
     };

@@ -18,28 +18,6 @@ const TITLE_HEIGHT: u32 = 15;
 /// The board's squares on the LCD, in pixels.
 const SQUARE: i32 = 19;
 
-impl OriginDimensions for Frame {
-    fn size(&self) -> Size {
-        Size::new(Frame::WIDTH as u32, Frame::HEIGHT as u32)
-    }
-}
-
-/// `On` is a black pixel, as on the LCD.
-impl DrawTarget for Frame {
-    type Color = BinaryColor;
-    type Error = Infallible;
-
-    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Infallible>
-    where
-        I: IntoIterator<Item = Pixel<BinaryColor>>,
-    {
-        for Pixel(point, colour) in pixels {
-            self.set(point.x, point.y, colour.is_on());
-        }
-        Ok(())
-    }
-}
-
 /// The frame that shows `view`.
 pub fn render(view: &View) -> Frame {
     let mut frame = Frame::new();

@@ -1,4 +1,9 @@
-//! A picture for the brick's LCD: 178 x 128 pixels, each black or white.
+//! A picture for the brick's LCD: 178 x 128 pixels, each black or white, that
+//! embedded-graphics draws on.
+
+use embedded_graphics_core::pixelcolor::BinaryColor;
+use embedded_graphics_core::prelude::*;
+use std::convert::Infallible;
 
 /// One screenful, black pixels set. Row-major, top-left first.
 #[derive(Clone, PartialEq, Eq)]
@@ -54,5 +59,27 @@ impl std::fmt::Debug for Frame {
             Frame::WIDTH,
             Frame::HEIGHT
         )
+    }
+}
+
+impl OriginDimensions for Frame {
+    fn size(&self) -> Size {
+        Size::new(Frame::WIDTH as u32, Frame::HEIGHT as u32)
+    }
+}
+
+/// `On` is a black pixel, as on the LCD.
+impl DrawTarget for Frame {
+    type Color = BinaryColor;
+    type Error = Infallible;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Infallible>
+    where
+        I: IntoIterator<Item = Pixel<BinaryColor>>,
+    {
+        for Pixel(point, colour) in pixels {
+            self.set(point.x, point.y, colour.is_on());
+        }
+        Ok(())
     }
 }
