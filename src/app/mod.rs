@@ -3,6 +3,7 @@
 //! traits. `play` runs it on the brick, `sim` on the simulated robot in a terminal, and `demo`
 //! and the tests on the simulator with a scripted person ([`Person`]).
 
+pub mod brick;
 pub mod game;
 pub mod panel;
 pub mod safety;
@@ -122,17 +123,6 @@ pub struct Machine {
     /// line can be played).
     pub buttons: Result<Box<dyn ButtonPad>, String>,
     pub battery: Option<Box<dyn Battery>>,
-}
-
-impl Machine {
-    /// The simulated robot's gantry, buttons and battery.
-    pub fn simulated(gantry: Gantry, sim: &crate::hw::sim::SimRobot) -> Machine {
-        Machine {
-            gantry,
-            buttons: Ok(Box::new(sim.buttons())),
-            battery: Some(Box::new(sim.battery())),
-        }
-    }
 }
 
 /// The program: the robot, its buttons and outputs, the scoreboard, and whoever stands by.

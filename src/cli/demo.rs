@@ -2,16 +2,16 @@
 //! the same program as `play`, printed move by move.
 
 use super::{DemoArgs, HumanStrategy};
+use crate::app::brick::Brick;
 use crate::app::game::GameReport;
 use crate::app::panel::{Mirror, Panel};
 use crate::app::safety::EmergencyStop;
 use crate::app::scripted::{ScriptedHuman, Strategy};
 use crate::app::session::Session;
-use crate::app::{Ending, Machine, Program, Settings};
+use crate::app::{Ending, Program, Settings};
 use crate::config::RobotConfig;
 use crate::game::Mark;
 use crate::hw::sim::{SimRobot, SimSettings};
-use crate::motion::Gantry;
 use crate::scoreboard::store::ScoreFile;
 use crate::scoreboard::GameResult;
 use crate::ui::view::{board_rows, View};
@@ -56,17 +56,16 @@ pub(super) fn run(
             },
         )?,
     );
-    let session = Session::start(
-        log_path,
-        EmergencyStop::new(sim.robot(), config.pen.homing.duty_percent),
-    )?;
-    let stop = session.stop_request();
     let mut panel = Panel::new(Box::new(DemoMirror {
         screens: args.screens,
     }));
     panel.snapshots = super::play::snapshots(args.lcd_dir.as_deref())?;
-    panel.lights = Some(Box::new(sim.lights()));
-    panel.speaker = Some(Box::new(sim.speaker()));
+    let (machine, stop_handles) = Brick::simulated(&sim).into_machine(config, &mut panel);
+    let session = Session::start(
+        log_path,
+        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
+    )?;
+    let stop = session.stop_request();
     let strategy = match args.human {
         HumanStrategy::Random => Strategy::Random,
         HumanStrategy::Perfect => Strategy::Perfect,
@@ -90,7 +89,7 @@ pub(super) fn run(
         }
     );
     let mut program = Program::new(
-        Machine::simulated(Gantry::new(sim.robot(), config.clone()), &sim),
+        machine,
         panel,
         score_file.clone(),
         &mut human,

@@ -1,17 +1,14 @@
 //! `ev3-tictactoe play`: the program on the brick, and what `sim` and `demo` share with it.
 
 use super::{PlayArgs, ProgramArgs};
+use crate::app::brick::Brick;
 use crate::app::panel::{Panel, PlainLines, Snapshots};
 use crate::app::safety::{self, EmergencyStop};
 use crate::app::session::{start_log, Session};
-use crate::app::{Ending, Machine, NoOne, Program, Settings};
+use crate::app::{Ending, NoOne, Program, Settings};
 use crate::config::RobotConfig;
 use crate::hw::ev3dev::console::{self, ConsoleMode};
-use crate::hw::ev3dev::{
-    open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
-};
-use crate::hw::ButtonPad;
-use crate::motion::{Gantry, StopRequest};
+use crate::motion::StopRequest;
 use crate::scoreboard::store::ScoreFile;
 use anyhow::Context;
 use std::path::Path;
@@ -34,31 +31,9 @@ pub(super) fn run(
     // The console first, so its cursor never blinks over our first picture; dropped (text mode
     // again) when this function returns, whichever way.
     let console = take_over_console(&mut panel);
-    match Ev3Screen::open() {
-        Ok(screen) => panel.screen = Some(Box::new(screen)),
-        Err(error) => panel.note(&format!(
-            "No LCD ({error}): messages go to this terminal only."
-        )),
-    }
-    match Ev3Lights::open() {
-        Ok(lights) => panel.lights = Some(Box::new(lights)),
-        Err(error) => log::warn!("no status lights: {error}"),
-    }
-    panel.speaker = Some(Box::new(Ev3Speaker::default()));
     panel.snapshots = snapshots(args.program.lcd_dir.as_deref())?;
-    // Said before the motors are opened, so a brick whose buttons cannot be read says so even
-    // if something else stops it later.
-    let buttons = Ev3Buttons::open()
-        .map(|b| Box::new(b) as Box<dyn ButtonPad>)
-        .map_err(|e| e.to_string());
-    if let Err(why) = &buttons {
-        panel.note(&format!(
-            "No buttons ({why}): only play --difficulty will work."
-        ));
-    }
-    let wiring = config.wiring();
-    let robot = open_robot(&wiring).context("opening the robot")?;
-    let stop_handles = open_stop_handles(&wiring).context("opening the robot")?;
+    let brick = Brick::ev3dev(config, &mut panel)?;
+    let (machine, stop_handles) = brick.into_machine(config, &mut panel);
     let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);
     let emergency = match &console {
         Some(console) => emergency.also(console.restorer()),
@@ -66,11 +41,6 @@ pub(super) fn run(
     };
     let session = Session::start(log_path, emergency)?;
     let stop = session.stop_request();
-    let machine = Machine {
-        gantry: Gantry::new(robot, config.clone()),
-        buttons,
-        battery: Ev3Battery::open().ok().map(|b| Box::new(b) as _),
-    };
     let mut no_one = NoOne;
     let mut program = Program::new(
         machine,

@@ -6,17 +6,18 @@
 //! (`--speed`), so a person can watch it; everything else is the same program as `play`.
 
 use super::SimArgs;
+use crate::app::brick::Brick;
 use crate::app::panel::{Mirror, Panel};
 use crate::app::safety::EmergencyStop;
 use crate::app::session::Session;
-use crate::app::{Machine, Person, Program};
+use crate::app::{Person, Program};
 use crate::config::RobotConfig;
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::{PacedClock, PaperPoint, SimRobot, SimSettings};
 use crate::hw::LightColour;
 use crate::motion::stop::STOP_KEY;
-use crate::motion::{Gantry, StopRequest};
+use crate::motion::StopRequest;
 use crate::scoreboard::store::ScoreFile;
 use crate::ui::menu::Key;
 use crate::ui::view::{board_rows, View};
@@ -87,29 +88,27 @@ pub(super) fn run(
         config,
         &super::world_settings(args.world.as_deref(), SimSettings::default())?,
     );
-    let session = Session::start(
-        log_path,
-        EmergencyStop::new(sim.robot(), config.pen.homing.duty_percent),
-    )?;
-    let stop = session.stop_request();
     let shown: SharedShown = Arc::default();
     let mut panel = Panel::new(Box::new(TerminalMirror(shown.clone())));
-    panel.screen = Some(Box::new(sim.screen()));
-    panel.lights = Some(Box::new(sim.lights()));
-    panel.speaker = Some(Box::new(sim.speaker()));
     panel.snapshots = super::play::snapshots(args.program.lcd_dir.as_deref())?;
-    let mut robot = sim.robot();
-    robot.clock = Box::new(PacedClock {
+    let mut brick = Brick::simulated(&sim);
+    brick.robot.clock = Box::new(PacedClock {
         clock: sim.clock(),
         speed: args.speed,
     });
+    let (machine, stop_handles) = brick.into_machine(config, &mut panel);
+    let session = Session::start(
+        log_path,
+        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
+    )?;
+    let stop = session.stop_request();
     let mut person = KeyboardPerson {
         sim: sim.clone(),
         shown: shown.clone(),
     };
     let settings = super::play::settings(&args.program);
     let mut program = Program::new(
-        Machine::simulated(Gantry::new(robot, config.clone()), &sim),
+        machine,
         panel,
         score_file,
         &mut person,

@@ -1,0 +1,100 @@
+//! The whole brick in one place, for ev3dev or the simulator: the gantry's motors and sensors,
+//! a second set of handles for the emergency stop, the buttons, battery, screen, lights and
+//! speaker. Commands build a [`Brick`] and hand it on; none opens devices of its own.
+
+use super::panel::Panel;
+use super::Machine;
+use crate::config::RobotConfig;
+use crate::hw::ev3dev::{
+    open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
+};
+use crate::hw::sim::SimRobot;
+use crate::hw::{Battery, ButtonPad, Robot, Screen, Speaker, StatusLights};
+use crate::motion::Gantry;
+use anyhow::Context;
+
+/// Every device of the brick the program uses.
+pub struct Brick {
+    /// The gantry's motors and sensors, and the clock, for the main loop.
+    pub robot: Robot,
+    /// The same motors again, for stopping them from the signal thread or the panic hook.
+    pub stop_handles: Robot,
+    /// The buttons, or why they cannot be read (then only a game chosen on the command line).
+    pub buttons: Result<Box<dyn ButtonPad>, String>,
+    pub battery: Option<Box<dyn Battery>>,
+    pub screen: Option<Box<dyn Screen>>,
+    pub lights: Option<Box<dyn StatusLights>>,
+    pub speaker: Option<Box<dyn Speaker>>,
+}
+
+impl Brick {
+    /// The real brick, through ev3dev. What is missing but not needed to play (the LCD, the
+    /// lights, the buttons) is said on `panel` and left out; a missing motor or sensor is an
+    /// error naming it. The buttons are said first, so a brick whose buttons cannot be read says
+    /// so even if something else stops it later.
+    pub fn ev3dev(config: &RobotConfig, panel: &mut Panel) -> anyhow::Result<Brick> {
+        let screen = match Ev3Screen::open() {
+            Ok(screen) => Some(Box::new(screen) as Box<dyn Screen>),
+            Err(error) => {
+                panel.note(&format!(
+                    "No LCD ({error}): messages go to this terminal only."
+                ));
+                None
+            }
+        };
+        let lights = match Ev3Lights::open() {
+            Ok(lights) => Some(Box::new(lights) as Box<dyn StatusLights>),
+            Err(error) => {
+                log::warn!("no status lights: {error}");
+                None
+            }
+        };
+        let buttons = Ev3Buttons::open()
+            .map(|b| Box::new(b) as Box<dyn ButtonPad>)
+            .map_err(|e| e.to_string());
+        if let Err(why) = &buttons {
+            panel.note(&format!(
+                "No buttons ({why}): only play --difficulty will work."
+            ));
+        }
+        let wiring = config.wiring();
+        Ok(Brick {
+            robot: open_robot(&wiring).context("opening the robot")?,
+            stop_handles: open_stop_handles(&wiring).context("opening the robot")?,
+            buttons,
+            battery: Ev3Battery::open().ok().map(|b| Box::new(b) as _),
+            screen,
+            lights,
+            speaker: Some(Box::new(Ev3Speaker::default())),
+        })
+    }
+
+    /// The simulated robot, every device of it.
+    pub fn simulated(sim: &SimRobot) -> Brick {
+        Brick {
+            robot: sim.robot(),
+            stop_handles: sim.robot(),
+            buttons: Ok(Box::new(sim.buttons())),
+            battery: Some(Box::new(sim.battery())),
+            screen: Some(Box::new(sim.screen())),
+            lights: Some(Box::new(sim.lights())),
+            speaker: Some(Box::new(sim.speaker())),
+        }
+    }
+
+    /// Hands the screen, lights and speaker to `panel`, and returns the machine the program
+    /// drives and the handles for the emergency stop.
+    pub fn into_machine(self, config: &RobotConfig, panel: &mut Panel) -> (Machine, Robot) {
+        if self.screen.is_some() {
+            panel.screen = self.screen;
+        }
+        panel.lights = self.lights;
+        panel.speaker = self.speaker;
+        let machine = Machine {
+            gantry: Gantry::new(self.robot, config.clone()),
+            buttons: self.buttons,
+            battery: self.battery,
+        };
+        (machine, self.stop_handles)
+    }
+}
