@@ -356,11 +356,7 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
     };
     let screens = Screens::default();
     let mut program = Program::new(
-        Machine {
-            gantry: Gantry::new(sim.robot(), sim.config().clone()),
-            buttons: Ok(Box::new(sim.buttons())),
-            battery: None,
-        },
+        machine_without_battery(&sim),
         Panel::new(Box::new(screens.clone())),
         rig.scores.clone(),
         &mut saboteur,
@@ -482,11 +478,7 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     let mut panel = Panel::new(Box::new(rig.screens.clone()));
     panel.lights = Some(Box::new(sim.lights()));
     let ending = Program::new(
-        Machine {
-            gantry: Gantry::new(sim.robot(), sim.config().clone()),
-            buttons: Ok(Box::new(sim.buttons())),
-            battery: None,
-        },
+        machine_without_battery(&sim),
         panel,
         rig.scores.clone(),
         &mut human,
@@ -605,11 +597,7 @@ fn a_human_who_walks_away_mid_game_abandons_it_and_the_robot_parks() {
         ..Settings::default()
     };
     let ending = Program::new(
-        Machine {
-            gantry: Gantry::new(sim.robot(), sim.config().clone()),
-            buttons: Ok(Box::new(sim.buttons())),
-            battery: None,
-        },
+        machine_without_battery(&sim),
         Panel::new(Box::new(rig.screens.clone())),
         rig.scores.clone(),
         &mut absent,
@@ -661,4 +649,13 @@ fn without_buttons_the_menu_says_so_and_direct_play_still_works() {
     let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 17);
     assert_done(&ending);
     assert_eq!(games.len(), 1);
+}
+
+/// The simulated robot's gantry and buttons, with no battery to read.
+fn machine_without_battery(sim: &SimRobot) -> Machine {
+    Machine {
+        gantry: Gantry::new(sim.robot(), sim.config().clone()),
+        buttons: Ok(Box::new(sim.buttons())),
+        battery: None,
+    }
 }

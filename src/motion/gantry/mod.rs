@@ -11,7 +11,7 @@ use super::leg::{Leg, LegVerdict, LegWatch};
 use super::plan::Path;
 use super::stall::{StallWatch, Verdict};
 use super::{Axis, MotionError, StopRequest};
-use crate::config::{AxisPoint, HomingConfig, RobotConfig};
+use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
 use std::time::Duration;
@@ -144,18 +144,6 @@ impl Gantry {
         self.robot.motor(axis)
     }
 
-    fn homing_settings(&self, axis: Axis) -> &HomingConfig {
-        self.config.homing(axis)
-    }
-
-    fn travel_deg(&self, axis: Axis) -> i32 {
-        self.config.travel_deg(axis)
-    }
-
-    fn max_speed(&self, axis: Axis) -> u32 {
-        self.config.kind(axis).max_speed_deg_per_s()
-    }
-
     /// Runs `action`; if it fails, makes the machine safe and returns the first error. After a
     /// jam, a time-out or a device fault the positions cannot be trusted (teeth may have
     /// skipped), so the axes must be homed again; a move refused before anything moved keeps them.
@@ -239,8 +227,8 @@ impl Gantry {
         let now = self.clock().now();
         let mut watches = Vec::new();
         for &axis in axes {
-            let settings = self.homing_settings(axis).clone();
-            let max_travel = self.travel_deg(axis) * 3 / 2;
+            let settings = self.config.homing(axis).clone();
+            let max_travel = self.config.travel_deg(axis) * 3 / 2;
             // The slowest axis the stall judge always sees moving covers `still_deg` + 1 (one
             // count of rounding) per confirm window; at that pace it crosses the whole travel
             // within this limit, which is only a backstop for a motor that never settles.
@@ -259,7 +247,7 @@ impl Gantry {
         }
         let poll = axes
             .iter()
-            .map(|&a| self.homing_settings(a).poll_ms)
+            .map(|&a| self.config.homing(a).poll_ms)
             .min()
             .unwrap_or(10);
         let mut results: Vec<Option<StallFound>> = vec![None; axes.len()];
@@ -306,7 +294,7 @@ impl Gantry {
 
     /// Drives an axis that stalled at once away from its stop, proving that it can move.
     fn drive_clear_of_stop(&mut self, axis: Axis) -> Result<()> {
-        let settings = self.homing_settings(axis).clone();
+        let settings = self.config.homing(axis).clone();
         let start = self.motor(axis).position_deg()?;
         let wanted = settings.backoff_deg + 2 * settings.moved_deg;
         let began = self.clock().now();
@@ -330,7 +318,7 @@ impl Gantry {
     fn back_off_to_zero(&mut self, axes: &[Axis]) -> Result<()> {
         let mut legs = Vec::new();
         for &axis in axes {
-            let backoff = self.homing_settings(axis).backoff_deg;
+            let backoff = self.config.homing(axis).backoff_deg;
             let speed = self.homing_speed(axis);
             self.motor(axis).set_position_deg(-backoff)?;
             legs.push(self.start_leg(axis, -backoff, 0, speed, 0)?);
@@ -343,8 +331,9 @@ impl Gantry {
     }
 
     fn homing_speed(&self, axis: Axis) -> u32 {
-        let settings = self.homing_settings(axis);
-        (self.max_speed(axis) * u32::from(settings.duty_percent) / 100).max(1)
+        let settings = self.config.homing(axis);
+        (self.config.kind(axis).max_speed_deg_per_s() * u32::from(settings.duty_percent) / 100)
+            .max(1)
     }
 
     /// The time a move of `distance_deg` at `speed` may take: its time at full speed plus the
@@ -395,11 +384,11 @@ impl Gantry {
         // Each axis's stall is debounced with its own settings, as when homing.
         let mut watches: Vec<LegWatch> = legs
             .iter()
-            .map(|&l| LegWatch::new(l, self.homing_settings(l.axis)))
+            .map(|&l| LegWatch::new(l, self.config.homing(l.axis)))
             .collect();
         let poll = legs
             .iter()
-            .map(|l| self.homing_settings(l.axis).poll_ms)
+            .map(|l| self.config.homing(l.axis).poll_ms)
             .min()
             .map_or(Duration::from_millis(10), Duration::from_millis);
         self.ideal_motion += legs.iter().map(|l| l.ideal).max().unwrap_or_default();
@@ -482,7 +471,7 @@ impl Gantry {
         if !self.is_homed(axis) {
             return Err(MotionError::NotHomed { axis });
         }
-        let travel_deg = self.travel_deg(axis);
+        let travel_deg = self.config.travel_deg(axis);
         if !(0..=travel_deg).contains(&target_deg) {
             return Err(MotionError::OutsideTravel {
                 axis,

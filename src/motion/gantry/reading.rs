@@ -99,7 +99,7 @@ impl Gantry {
         let first = sweep.from_columns_deg + offset.columns;
         let last = sweep.to_columns_deg + offset.columns;
         let direction = if last < first { -1 } else { 1 };
-        let travel = self.travel_deg(Axis::Columns);
+        let travel = self.config.travel_deg(Axis::Columns);
         let start = AxisPoint::new((first - direction * SWEEP_RUN_DEG).clamp(0, travel), rows);
         let end_columns = (last + direction * SWEEP_RUN_DEG).clamp(0, travel);
         // Straight there: a reading does not need the play taken up, so no approach move. The
