@@ -10,7 +10,7 @@ use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Mark, Status};
-use ev3_tictactoe::hw::sim::{Author, SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{Author, SimBody, SimRobot, SimSettings};
 use ev3_tictactoe::hw::ButtonPad;
 use ev3_tictactoe::motion::{Gantry, StopRequest};
 use ev3_tictactoe::scoreboard::store::ScoreFile;
@@ -70,10 +70,15 @@ impl Rig {
     }
 
     fn with(settings: SimSettings, strategy: Strategy, seed: u64) -> Rig {
-        let sim = SimRobot::new(&RobotConfig::default(), &settings);
+        let sim = SimRobot::new(&SimBody::as_configured(&RobotConfig::default()), &settings);
         let folder = tempfile::tempdir().unwrap();
         let scores = ScoreFile::new(folder.path().join("scoreboard.json"));
-        let human = ScriptedHuman::new(sim.clone(), strategy, ChaCha8Rng::seed_from_u64(seed));
+        let human = ScriptedHuman::new(
+            sim.clone(),
+            RobotConfig::default().board,
+            strategy,
+            ChaCha8Rng::seed_from_u64(seed),
+        );
         Rig {
             sim,
             screens: Screens::default(),
@@ -97,7 +102,7 @@ impl Rig {
         };
         Program::new(
             Machine {
-                gantry: Gantry::new(self.sim.robot(), self.sim.config().clone()),
+                gantry: Gantry::new(self.sim.robot(), RobotConfig::default()),
                 buttons,
                 battery: Some(Box::new(self.sim.battery())),
             },
@@ -348,7 +353,12 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
     rig.play(&Difficulty::easy(), FirstMove::Human, 1, 11);
     let before = std::fs::read(rig.scores.path()).unwrap();
     let sim = rig.sim.clone();
-    let human = ScriptedHuman::new(sim.clone(), Strategy::Random, ChaCha8Rng::seed_from_u64(1));
+    let human = ScriptedHuman::new(
+        sim.clone(),
+        RobotConfig::default().board,
+        Strategy::Random,
+        ChaCha8Rng::seed_from_u64(1),
+    );
     let mut saboteur = Saboteur {
         inner: human,
         sim: sim.clone(),
@@ -469,6 +479,7 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     let mut human = DryPenHuman {
         inner: ScriptedHuman::new(
             sim.clone(),
+            RobotConfig::default().board,
             Strategy::Perfect,
             ChaCha8Rng::seed_from_u64(18),
         ),
@@ -654,7 +665,7 @@ fn without_buttons_the_menu_says_so_and_direct_play_still_works() {
 /// The simulated robot's gantry and buttons, with no battery to read.
 fn machine_without_battery(sim: &SimRobot) -> Machine {
     Machine {
-        gantry: Gantry::new(sim.robot(), sim.config().clone()),
+        gantry: Gantry::new(sim.robot(), RobotConfig::default()),
         buttons: Ok(Box::new(sim.buttons())),
         battery: None,
     }

@@ -5,7 +5,7 @@ use ev3_tictactoe::config::{AxisPoint, RobotConfig};
 use ev3_tictactoe::game::{Cell, Mark};
 use ev3_tictactoe::hw::sim::human::{self, HandMark};
 use ev3_tictactoe::hw::sim::{
-    Author, Faults, MotorFault, PaperPoint, SensorFault, SimRobot, SimSettings,
+    Author, Faults, MotorFault, PaperPoint, SensorFault, SimBody, SimRobot, SimSettings,
 };
 use ev3_tictactoe::motion::gantry::square_name;
 use ev3_tictactoe::motion::plan;
@@ -15,7 +15,7 @@ use std::time::Duration;
 
 fn robot_with(settings: SimSettings) -> (SimRobot, Gantry) {
     let config = RobotConfig::default();
-    let sim = SimRobot::new(&config, &settings);
+    let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
     let gantry = Gantry::new(sim.robot(), config);
     (sim, gantry)
 }

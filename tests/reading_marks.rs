@@ -63,12 +63,12 @@ fn the_robots_own_marks_next_door_are_not_taken_for_a_new_mark() {
     use ev3_tictactoe::config::RobotConfig;
     use ev3_tictactoe::game::{Cell, Mark};
     use ev3_tictactoe::hw::sim::human;
-    use ev3_tictactoe::hw::sim::{PaperLook, SimRobot, SimSettings};
+    use ev3_tictactoe::hw::sim::{PaperLook, SimBody, SimRobot, SimSettings};
     use ev3_tictactoe::motion::sensing::NewMarks;
     use ev3_tictactoe::motion::{plan, Gantry};
     let config = RobotConfig::default();
     let sim = SimRobot::new(
-        &config,
+        &SimBody::as_configured(&config),
         &SimSettings {
             look: PaperLook {
                 human_pen_width_deg: 2.5,

@@ -5,7 +5,7 @@ use ev3_tictactoe::app::safety::EmergencyStop;
 use ev3_tictactoe::app::session::Session;
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
-use ev3_tictactoe::hw::sim::{SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{SimBody, SimRobot, SimSettings};
 
 fn a_run_that_fails_halfway(sim: &SimRobot, log: &std::path::Path) -> anyhow::Result<()> {
     let config = RobotConfig::default();
@@ -22,7 +22,10 @@ fn a_run_that_fails_halfway(sim: &SimRobot, log: &std::path::Path) -> anyhow::Re
 
 #[test]
 fn a_session_that_ends_in_an_error_leaves_every_motor_unpowered_and_the_pen_up() {
-    let sim = SimRobot::new(&RobotConfig::default(), &SimSettings::default());
+    let sim = SimRobot::new(
+        &SimBody::as_configured(&RobotConfig::default()),
+        &SimSettings::default(),
+    );
     let folder = tempfile::tempdir().unwrap();
     let pen_before = sim.world().motor(Axis::Pen).output_deg();
     let result = a_run_that_fails_halfway(&sim, &folder.path().join("run.log"));

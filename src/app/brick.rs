@@ -1,6 +1,7 @@
 //! The whole brick in one place, for ev3dev or the simulator: the gantry's motors and sensors,
 //! a second set of handles for the emergency stop, the buttons, battery, screen, lights and
-//! speaker. Commands build a [`Brick`] and hand it on; none opens devices of its own.
+//! speaker. Commands build a [`Brick`] (or, needing only the gantry, [`GantryDevices`]) and
+//! hand it on; none opens devices of its own.
 
 use super::panel::Panel;
 use super::Machine;
@@ -9,16 +10,39 @@ use crate::hw::ev3dev::{
     open_robot, open_stop_handles, Ev3Battery, Ev3Buttons, Ev3Lights, Ev3Screen, Ev3Speaker,
 };
 use crate::hw::sim::SimRobot;
-use crate::hw::{Battery, ButtonPad, Robot, Screen, Speaker, StatusLights};
+use crate::hw::{Battery, ButtonPad, HwError, Robot, Screen, Speaker, StatusLights, Wiring};
 use crate::motion::Gantry;
 use anyhow::Context;
 
-/// Every device of the brick the program uses.
-pub struct Brick {
+/// The gantry's motors and sensors, opened twice: once for the main loop, once for the stop.
+pub struct GantryDevices {
     /// The gantry's motors and sensors, and the clock, for the main loop.
     pub robot: Robot,
     /// The same motors again, for stopping them from the signal thread or the panic hook.
     pub stop_handles: Robot,
+}
+
+impl GantryDevices {
+    /// The real gantry, through ev3dev; a missing motor or sensor is an error naming it.
+    pub fn ev3dev(wiring: &Wiring) -> Result<GantryDevices, HwError> {
+        Ok(GantryDevices {
+            robot: open_robot(wiring)?,
+            stop_handles: open_stop_handles(wiring)?,
+        })
+    }
+
+    /// The simulated gantry.
+    pub fn simulated(sim: &SimRobot) -> GantryDevices {
+        GantryDevices {
+            robot: sim.robot(),
+            stop_handles: sim.robot(),
+        }
+    }
+}
+
+/// Every device of the brick the program uses.
+pub struct Brick {
+    pub gantry: GantryDevices,
     /// The buttons, or why they cannot be read (then only a game chosen on the command line).
     pub buttons: Result<Box<dyn ButtonPad>, String>,
     pub battery: Option<Box<dyn Battery>>,
@@ -57,10 +81,8 @@ impl Brick {
                 "No buttons ({why}): only play --difficulty will work."
             ));
         }
-        let wiring = config.wiring();
         Ok(Brick {
-            robot: open_robot(&wiring).context("opening the robot")?,
-            stop_handles: open_stop_handles(&wiring).context("opening the robot")?,
+            gantry: GantryDevices::ev3dev(&config.wiring()).context("opening the robot")?,
             buttons,
             battery: Ev3Battery::open().ok().map(|b| Box::new(b) as _),
             screen,
@@ -72,8 +94,7 @@ impl Brick {
     /// The simulated robot, every device of it.
     pub fn simulated(sim: &SimRobot) -> Brick {
         Brick {
-            robot: sim.robot(),
-            stop_handles: sim.robot(),
+            gantry: GantryDevices::simulated(sim),
             buttons: Ok(Box::new(sim.buttons())),
             battery: Some(Box::new(sim.battery())),
             screen: Some(Box::new(sim.screen())),
@@ -91,10 +112,10 @@ impl Brick {
         panel.lights = self.lights;
         panel.speaker = self.speaker;
         let machine = Machine {
-            gantry: Gantry::new(self.robot, config.clone()),
+            gantry: Gantry::new(self.gantry.robot, config.clone()),
             buttons: self.buttons,
             battery: self.battery,
         };
-        (machine, self.stop_handles)
+        (machine, self.gantry.stop_handles)
     }
 }

@@ -3,6 +3,7 @@
 
 use super::Person;
 use crate::ai::{Difficulty, Engine};
+use crate::config::BoardGeometry;
 use crate::game::{Board, Cell, Mark, Rules};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::SimRobot;
@@ -40,6 +41,8 @@ const READ_THE_SCREEN: Duration = Duration::from_millis(500);
 /// A person who plays by `strategy`, drawing X as a cross and O as a ring.
 pub struct ScriptedHuman {
     sim: SimRobot,
+    /// Where the squares are on the sheet.
+    geometry: BoardGeometry,
     strategy: Strategy,
     engine: Engine,
     rng: ChaCha8Rng,
@@ -52,9 +55,15 @@ pub struct ScriptedHuman {
 }
 
 impl ScriptedHuman {
-    pub fn new(sim: SimRobot, strategy: Strategy, rng: ChaCha8Rng) -> ScriptedHuman {
+    pub fn new(
+        sim: SimRobot,
+        geometry: BoardGeometry,
+        strategy: Strategy,
+        rng: ChaCha8Rng,
+    ) -> ScriptedHuman {
         ScriptedHuman {
             sim,
+            geometry,
             strategy,
             engine: Engine::new(Rules::classic()),
             rng,
@@ -104,10 +113,9 @@ impl Person for ScriptedHuman {
             Turn::PressOnly => vec![],
             Turn::Mark(cells) => cells,
         };
-        let geometry = self.sim.config().board.clone();
         let mut world = self.sim.world();
         for cell in squares {
-            human::draw(world.paper_mut(), &geometry, cell, hand);
+            human::draw(world.paper_mut(), &self.geometry, cell, hand);
         }
         world.press_touch(PRESS);
     }

@@ -9,7 +9,7 @@
 use crate::config::RobotConfig;
 use crate::game::Cell;
 use crate::hw::sim::human::{self, HandMark};
-use crate::hw::sim::{PaperLook, SimRobot, SimSettings};
+use crate::hw::sim::{PaperLook, SimBody, SimRobot, SimSettings};
 use crate::motion::sensing::NewMarks;
 use crate::motion::{plan, Gantry};
 use anyhow::Context;
@@ -121,7 +121,7 @@ pub fn read_everywhere(drawn: Drawn, condition: Condition, seed: u64) -> anyhow:
         ..PaperLook::default()
     };
     let sim = SimRobot::new(
-        &config,
+        &SimBody::as_configured(&config),
         &SimSettings {
             look,
             sensor_noise_percent: condition.noise_percent,

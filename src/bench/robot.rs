@@ -7,10 +7,10 @@
 //! side spends choosing its move are left out: this measures motion only. Virtual time makes
 //! the figures exact and the same on every machine.
 
-use crate::config::RobotConfig;
+use crate::config::{BoardGeometry, RobotConfig};
 use crate::game::{Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
-use crate::hw::sim::{PaperLook, SimRobot, SimSettings};
+use crate::hw::sim::{PaperLook, SimBody, SimRobot, SimSettings};
 use crate::motion::gantry::BlankPaper;
 use crate::motion::original::OriginalRobot;
 use crate::motion::sensing::NewMarks;
@@ -172,8 +172,12 @@ trait Player {
 }
 
 /// Plays [`SCRIPT`] with `player` on `sim`, the human marking squares with `hand`, and times it.
-fn play(sim: &SimRobot, player: &mut dyn Player, hand: HandMark) -> anyhow::Result<Timings> {
-    let board = sim.config().board.clone();
+fn play(
+    sim: &SimRobot,
+    board: &BoardGeometry,
+    player: &mut dyn Player,
+    hand: HandMark,
+) -> anyhow::Result<Timings> {
     let now = || sim.world().now();
     let start = now();
     player.set_up()?;
@@ -186,7 +190,7 @@ fn play(sim: &SimRobot, player: &mut dyn Player, hand: HandMark) -> anyhow::Resu
         let turn_start = now();
         let ideal_start = player.ideal_motion();
         if ply % 2 == 0 {
-            human::draw(sim.world().paper_mut(), &board, square, hand);
+            human::draw(sim.world().paper_mut(), board, square, hand);
             let seen = player.read(&empty)?;
             if seen != [square] {
                 bail!("read {seen:?} after the human marked {square:?}");
@@ -252,12 +256,12 @@ impl Player for Ours {
 }
 
 fn ours(config: &RobotConfig) -> anyhow::Result<Timings> {
-    let sim = SimRobot::new(config, &bench_world(true));
+    let sim = SimRobot::new(&SimBody::as_configured(config), &bench_world(true));
     let mut player = Ours {
         gantry: Gantry::new(sim.robot(), config.clone()),
         blank: None,
     };
-    play(&sim, &mut player, HandMark::Cross)
+    play(&sim, &config.board, &mut player, HandMark::Cross)
 }
 
 /// The original's motions: one centre reading per square against a fixed threshold, a dot.
@@ -288,9 +292,9 @@ impl Player for Original<'_> {
 }
 
 fn original(config: &RobotConfig) -> anyhow::Result<Timings> {
-    let sim = SimRobot::new(config, &bench_world(false));
+    let sim = SimRobot::new(&SimBody::as_configured(config), &bench_world(false));
     let mut robot = sim.robot();
     let mut player = Original(OriginalRobot::new(&mut robot, config));
     // The original asked for the square to be filled in; one centre reading sees that.
-    play(&sim, &mut player, HandMark::Fill)
+    play(&sim, &config.board, &mut player, HandMark::Fill)
 }

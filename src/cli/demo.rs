@@ -11,7 +11,7 @@ use crate::app::session::Session;
 use crate::app::{Ending, Program, Settings};
 use crate::config::RobotConfig;
 use crate::game::Mark;
-use crate::hw::sim::{SimRobot, SimSettings};
+use crate::hw::sim::{SimBody, SimRobot, SimSettings};
 use crate::scoreboard::store::ScoreFile;
 use crate::scoreboard::GameResult;
 use crate::ui::view::{board_rows, View};
@@ -47,7 +47,7 @@ pub(super) fn run(
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     let sim = SimRobot::new(
-        config,
+        &SimBody::as_configured(config),
         &super::world_settings(
             args.world.as_deref(),
             SimSettings {
@@ -74,6 +74,7 @@ pub(super) fn run(
     // the robot's.
     let mut human = ScriptedHuman::new(
         sim.clone(),
+        config.board.clone(),
         strategy,
         ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed_4a11),
     );
@@ -112,7 +113,7 @@ pub(super) fn run(
         },
     );
     drop(program);
-    super::robot::save_paper(&sim, &args.paper)?;
+    super::robot::save_paper(&sim, &config.board, &args.paper)?;
     let scores = if scores_kept {
         format!("Scores in {}", score_file.path().display())
     } else {

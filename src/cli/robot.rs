@@ -1,11 +1,12 @@
 //! `ev3-tictactoe config` and `calibrate`: the robot's configuration and its measurement.
 
 use super::BadInput;
+use crate::app::brick::GantryDevices;
 use crate::app::safety::EmergencyStop;
 use crate::app::session::Session;
-use crate::config::{RobotConfig, CONFIG_VARIABLE};
+use crate::config::{BoardGeometry, RobotConfig, CONFIG_VARIABLE};
 use crate::hw::sim::picture::{self, Area};
-use crate::hw::sim::{human, PaperPoint, SimRobot, SimSettings};
+use crate::hw::sim::{human, PaperPoint, SimBody, SimRobot, SimSettings};
 use crate::motion::calibrate::{self, Step};
 use crate::motion::Gantry;
 use anyhow::Context;
@@ -57,25 +58,22 @@ pub(super) fn calibrate(
         out,
         "Robot config: {source} (set another with --config or {CONFIG_VARIABLE})."
     )?;
-    let sim = options.sim.then(|| SimRobot::new(config, &options.world));
-    let (robot, stop_handles) = match &sim {
-        Some(sim) => (sim.robot(), sim.robot()),
-        None => {
-            let why =
-                "cannot open the robot's motors and sensors (run this on the brick, or add --sim)";
-            (
-                crate::hw::ev3dev::open_robot(&config.wiring()).context(why)?,
-                crate::hw::ev3dev::open_stop_handles(&config.wiring()).context(why)?,
-            )
-        }
+    let sim = options
+        .sim
+        .then(|| SimRobot::new(&SimBody::as_configured(config), &options.world));
+    let devices = match &sim {
+        Some(sim) => GantryDevices::simulated(sim),
+        None => GantryDevices::ev3dev(&config.wiring()).context(
+            "cannot open the robot's motors and sensors (run this on the brick, or add --sim)",
+        )?,
     };
     // The same guard as `play`: Ctrl-C or SIGTERM while an axis drives into its stop ends the
     // motion and makes the machine safe, and so does a panic.
     let session = Session::start(
         log_path,
-        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
+        EmergencyStop::new(devices.stop_handles, config.pen.homing.duty_percent),
     )?;
-    let mut gantry = Gantry::new(robot, config.clone());
+    let mut gantry = Gantry::new(devices.robot, config.clone());
     gantry.obey(session.stop_request());
     let mut tell = |step: Step| {
         let _ = writeln!(io::stdout(), "{step}");
@@ -101,15 +99,14 @@ pub(super) fn calibrate(
         calibration.render(config.columns.travel_deg, config.rows.travel_deg)
     )?;
     if let (Some(sim), Some(path)) = (&sim, &options.paper) {
-        save_paper(sim, path)?;
+        save_paper(sim, &config.board, path)?;
         writeln!(out, "The simulated sheet is in {}.", path.display())?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Saves the simulated sheet as SVG, or PNG if the name ends in `.png`.
-pub fn save_paper(sim: &SimRobot, path: &Path) -> anyhow::Result<()> {
-    let board = &sim.config().board;
+pub fn save_paper(sim: &SimRobot, board: &BoardGeometry, path: &Path) -> anyhow::Result<()> {
     let area = Area {
         min: PaperPoint::new(
             f64::from(board.sheet_min_deg.columns),

@@ -11,10 +11,10 @@ use crate::app::panel::{Mirror, Panel};
 use crate::app::safety::EmergencyStop;
 use crate::app::session::Session;
 use crate::app::{Person, Program};
-use crate::config::RobotConfig;
+use crate::config::{BoardGeometry, RobotConfig};
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
-use crate::hw::sim::{PacedClock, PaperPoint, SimRobot, SimSettings};
+use crate::hw::sim::{PacedClock, PaperPoint, SimBody, SimRobot, SimSettings};
 use crate::hw::LightColour;
 use crate::motion::stop::STOP_KEY;
 use crate::motion::StopRequest;
@@ -85,14 +85,14 @@ pub(super) fn run(
     log_path: &Path,
 ) -> anyhow::Result<ExitCode> {
     let sim = SimRobot::new(
-        config,
+        &SimBody::as_configured(config),
         &super::world_settings(args.world.as_deref(), SimSettings::default())?,
     );
     let shown: SharedShown = Arc::default();
     let mut panel = Panel::new(Box::new(TerminalMirror(shown.clone())));
     panel.snapshots = super::play::snapshots(args.program.lcd_dir.as_deref())?;
     let mut brick = Brick::simulated(&sim);
-    brick.robot.clock = Box::new(PacedClock {
+    brick.gantry.robot.clock = Box::new(PacedClock {
         clock: sim.clock(),
         speed: args.speed,
     });
@@ -119,18 +119,28 @@ pub(super) fn run(
     let raw_terminal = RawTerminal::enter().context("cannot put the terminal in raw mode")?;
     let running = Arc::new(AtomicBool::new(true));
     let keys = {
-        let (sim, shown, stop) = (sim.clone(), shown.clone(), stop.clone());
-        std::thread::spawn(move || read_keys(&sim, &shown, &stop))
+        let (sim, board, shown, stop) = (
+            sim.clone(),
+            config.board.clone(),
+            shown.clone(),
+            stop.clone(),
+        );
+        std::thread::spawn(move || read_keys(&sim, &board, &shown, &stop))
     };
     let drawing = {
-        let (sim, shown, running, speed) =
-            (sim.clone(), shown.clone(), running.clone(), args.speed);
+        let (sim, board, shown, running, speed) = (
+            sim.clone(),
+            config.board.clone(),
+            shown.clone(),
+            running.clone(),
+            args.speed,
+        );
         std::thread::spawn(move || {
             while running.load(Ordering::SeqCst) {
-                draw(&sim, &shown, speed);
+                draw(&sim, &board, &shown, speed);
                 std::thread::sleep(Duration::from_millis(100));
             }
-            draw(&sim, &shown, speed);
+            draw(&sim, &board, &shown, speed);
         })
     };
     let ending = program.run_menu();
@@ -146,7 +156,7 @@ pub(super) fn run(
         }
     }
     if let Some(path) = &args.paper {
-        super::robot::save_paper(&sim, path)?;
+        super::robot::save_paper(&sim, &config.board, path)?;
         println!("The sheet is saved in {}.", path.display());
     }
     Ok(super::play::exit_code(&ending, &stop))
@@ -181,7 +191,7 @@ impl Drop for RawTerminal {
 /// How long a key holds a button or the touch sensor down, in simulated time.
 const PRESS: Duration = Duration::from_millis(150);
 
-fn read_keys(sim: &SimRobot, shown: &SharedShown, stop: &StopRequest) {
+fn read_keys(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, stop: &StopRequest) {
     while let Ok(event) = event::read() {
         let Event::Key(key) = event else { continue };
         if key.kind != KeyEventKind::Press {
@@ -200,8 +210,7 @@ fn read_keys(sim: &SimRobot, shown: &SharedShown, stop: &StopRequest) {
             KeyCode::Char(digit @ '1'..='9') => {
                 let cell = Cell::from_index(digit as usize - '1' as usize, 3);
                 let hand = HandMark::for_mark(lock(shown).human.unwrap_or(Mark::X));
-                let geometry = sim.config().board.clone();
-                human::draw(sim.world().paper_mut(), &geometry, cell, hand);
+                human::draw(sim.world().paper_mut(), board, cell, hand);
             }
             _ => {}
         }
@@ -211,7 +220,7 @@ fn read_keys(sim: &SimRobot, shown: &SharedShown, stop: &StopRequest) {
 const LCD_TEXT_WIDTH: usize = 29;
 
 /// Redraws the whole terminal: the LCD's text in a box, the board, the paper, lights and keys.
-fn draw(sim: &SimRobot, shown: &SharedShown, speed: f64) {
+fn draw(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, speed: f64) {
     let (view, notes) = {
         let shown = lock(shown);
         (shown.view.clone(), shown.notes.clone())
@@ -234,7 +243,7 @@ fn draw(sim: &SimRobot, shown: &SharedShown, speed: f64) {
     lcd.resize(16, String::new());
     let (paper, time, lights) = {
         let world = sim.world();
-        (paper_rows(sim, &world), world.now(), world.lights())
+        (paper_rows(board, &world), world.now(), world.lights())
     };
     let mut lines = vec![format!(
         "ev3-tictactoe sim: simulated robot at {speed}x, {:.1} s simulated",
@@ -277,8 +286,7 @@ fn light_name(colour: LightColour) -> &'static str {
 
 /// The sheet's grid area in characters, each 10 degrees wide and 20 tall (terminal characters
 /// are about twice as tall as wide): ink dark, paper blank, the pen `+` and the sensor `o`.
-fn paper_rows(sim: &SimRobot, world: &crate::hw::sim::World) -> Vec<String> {
-    let board = &sim.config().board;
+fn paper_rows(board: &BoardGeometry, world: &crate::hw::sim::World) -> Vec<String> {
     let (min, max) = (board.sheet_min_deg, board.sheet_max_deg);
     let pen = world.pen_point();
     let sensor = world.sensor_point();

@@ -30,7 +30,7 @@
 
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
-use ev3_tictactoe::hw::sim::{SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{SimBody, SimRobot, SimSettings};
 use ev3_tictactoe::hw::{Robot, StopAction};
 use fuser::{
     Errno, FileAttr, FileHandle, FileType, Filesystem, FopenFlags, INodeNo, IoctlFlags, LockOwner,
@@ -472,7 +472,7 @@ pub struct Physics {
 
 impl Physics {
     pub fn new(config: &RobotConfig, settings: &SimSettings) -> Physics {
-        let sim = SimRobot::new(config, settings);
+        let sim = SimRobot::new(&SimBody::as_configured(config), settings);
         let devices = sim.robot();
         let folder_of = |port: &str| match port {
             "outA" => "motor0",

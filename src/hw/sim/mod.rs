@@ -7,19 +7,21 @@
 //! every run with the same seed is the same. Faults can be injected ([`Faults`]) to test that
 //! the firmware stops safely and says what went wrong.
 
+mod body;
 pub mod human;
 mod motor;
 pub mod paper;
 pub mod picture;
 pub mod settings_file;
 
+pub use body::{Reach, SimBody};
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Paper, PaperLook, PaperPoint, Stroke};
 
-use crate::config::{Axis, MotorKind, RobotConfig};
+use crate::config::{Axis, MotorKind};
 use crate::hw::{
     Battery, ButtonPad, Buttons, Clock, Frame, HwError, LightColour, Motor, MotorState,
-    ReflectedLight, Robot, Screen, Speaker, StatusLights, StopAction, Tone, TouchSensor,
+    ReflectedLight, Robot, Screen, Speaker, StatusLights, StopAction, Tone, TouchSensor, Wiring,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -45,7 +47,8 @@ pub struct Faults {
     pub touch: SensorFault,
 }
 
-/// How the simulated robot is built, beyond what the robot config says.
+/// The simulated world and the machine's physics, beyond its build ([`SimBody`]): motor
+/// dynamics, where it starts, the paper, the sensor's noise and timing, faults.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimSettings {
     pub step_ms: u64,
@@ -57,9 +60,9 @@ pub struct SimSettings {
     pub start_rows_deg: f64,
     /// Where the pen starts, in degrees below its top stop.
     pub start_pen_deg: f64,
-    /// How far the far hard stops lie beyond the configured travel.
+    /// How far the far hard stops lie beyond the body's travel.
     pub end_margin_deg: f64,
-    /// The pen touches the paper this far above its configured down position.
+    /// The pen touches the paper this far above its down position ([`SimBody::pen_down_deg`]).
     pub pen_contact_above_down_deg: f64,
     /// The paper (on the table) stops the pen where it touches, as on a real robot, so a pen
     /// sent below the paper stalls there; false lets it pass through to its set depth.
@@ -314,97 +317,84 @@ impl World {
 #[derive(Clone)]
 pub struct SimRobot {
     world: Arc<Mutex<World>>,
-    config: RobotConfig,
+    /// The ports, for naming the devices as the brick would.
+    wiring: Wiring,
 }
 
 impl SimRobot {
-    pub fn new(config: &RobotConfig, settings: &SimSettings) -> SimRobot {
+    /// Builds the machine `body` describes, in the world `settings` describes.
+    pub fn new(body: &SimBody, settings: &SimSettings) -> SimRobot {
         let step_s = settings.step_ms as f64 / 1000.0;
-        let acceleration = |kind: MotorKind| match kind {
-            MotorKind::Large => settings.large_acceleration_deg_per_s2,
-            MotorKind::Medium => settings.medium_acceleration_deg_per_s2,
-        };
-        let axis = |kind: MotorKind, backoff: i32, travel: i32, start: f64, fault| {
-            let zero = f64::from(backoff);
-            SimMotor::new(
-                MotorPhysics {
-                    max_speed_deg_per_s: f64::from(kind.max_speed_deg_per_s()),
-                    acceleration_deg_per_s2: acceleration(kind),
-                    backlash_deg: settings.backlash_deg,
-                    low_end_deg: 0.0,
-                    high_end_deg: zero + f64::from(travel) + settings.end_margin_deg,
-                    start_deg: (zero + start).max(0.0),
-                    duty_speed_factor: settings.axis_duty_speed_factor,
+        let kind = |axis: Axis| body.wiring.motor(axis).0;
+        let physics = |axis: Axis, high_end_deg: f64, start_deg: f64, duty_speed_factor| {
+            let kind: MotorKind = kind(axis);
+            MotorPhysics {
+                max_speed_deg_per_s: f64::from(kind.max_speed_deg_per_s()),
+                acceleration_deg_per_s2: match kind {
+                    MotorKind::Large => settings.large_acceleration_deg_per_s2,
+                    MotorKind::Medium => settings.medium_acceleration_deg_per_s2,
                 },
+                backlash_deg: settings.backlash_deg,
+                low_end_deg: 0.0,
+                high_end_deg,
+                start_deg,
+                duty_speed_factor,
+            }
+        };
+        let axis = |axis: Axis, start: f64, fault| {
+            let reach = body.reach(axis);
+            let far_end = reach.zero_deg + reach.travel_deg + settings.end_margin_deg;
+            let start = (reach.zero_deg + start).max(0.0);
+            SimMotor::new(
+                physics(axis, far_end, start, settings.axis_duty_speed_factor),
                 fault,
                 step_s,
             )
         };
-        let pen_zero = f64::from(config.pen.homing.backoff_deg);
-        let pen_down = pen_zero + f64::from(config.pen.down_deg);
+        let pen_down = body.pen.zero_deg + body.pen_down_deg;
         let pen_contact = pen_down - settings.pen_contact_above_down_deg;
         let pen_deepest = if settings.paper_stops_pen {
-            pen_contact.min(f64::from(config.pen.travel_deg))
+            pen_contact.min(body.pen.travel_deg)
         } else {
-            f64::from(config.pen.travel_deg)
+            body.pen.travel_deg
         };
         let motors = [
             axis(
-                config.columns.kind,
-                config.columns.homing.backoff_deg,
-                config.columns.travel_deg,
+                Axis::Columns,
                 settings.start_columns_deg,
                 settings.faults.columns,
             ),
-            axis(
-                config.rows.kind,
-                config.rows.homing.backoff_deg,
-                config.rows.travel_deg,
-                settings.start_rows_deg,
-                settings.faults.rows,
-            ),
+            axis(Axis::Rows, settings.start_rows_deg, settings.faults.rows),
             SimMotor::new(
-                MotorPhysics {
-                    max_speed_deg_per_s: f64::from(config.pen.kind.max_speed_deg_per_s()),
-                    acceleration_deg_per_s2: acceleration(config.pen.kind),
-                    backlash_deg: settings.backlash_deg,
-                    low_end_deg: 0.0,
-                    high_end_deg: pen_deepest,
-                    start_deg: settings.start_pen_deg.min(pen_deepest),
-                    duty_speed_factor: 1.0,
-                },
+                physics(
+                    Axis::Pen,
+                    pen_deepest,
+                    settings.start_pen_deg.min(pen_deepest),
+                    1.0,
+                ),
                 settings.faults.pen,
                 step_s,
             ),
         ];
-        let zero = |backoff: i32| f64::from(backoff);
-        let board = &config.board;
         let margin = 50.0;
         let paper = Paper::new(
             settings.look.clone(),
             PaperPoint::new(
-                f64::from(board.sheet_min_deg.columns) - margin,
-                f64::from(board.sheet_min_deg.rows) - margin,
+                body.sheet_min_deg.columns - margin,
+                body.sheet_min_deg.rows - margin,
             ),
             PaperPoint::new(
-                f64::from(config.columns.travel_deg) + margin,
-                f64::from(config.rows.travel_deg) + margin,
+                body.columns.travel_deg + margin,
+                body.rows.travel_deg + margin,
             ),
         );
         let world = World {
             time_ms: 0,
             step_ms: settings.step_ms.max(1),
             motors,
-            paper_zero_deg: [
-                zero(config.columns.homing.backoff_deg),
-                zero(config.rows.homing.backoff_deg),
-                pen_zero,
-            ],
+            paper_zero_deg: [body.columns.zero_deg, body.rows.zero_deg, body.pen.zero_deg],
             pen_contact_deg: pen_contact,
-            sensor_offset: (
-                f64::from(config.sensing.sensor_offset_deg.columns),
-                f64::from(config.sensing.sensor_offset_deg.rows),
-            ),
+            sensor_offset: (body.sensor_offset_deg.columns, body.sensor_offset_deg.rows),
             paper,
             noise_percent: settings.sensor_noise_percent,
             gain: settings.sensor_gain,
@@ -430,7 +420,7 @@ impl SimRobot {
         };
         SimRobot {
             world: Arc::new(Mutex::new(world)),
-            config: config.clone(),
+            wiring: body.wiring.clone(),
         }
     }
 
@@ -439,30 +429,26 @@ impl SimRobot {
         lock(&self.world)
     }
 
-    pub fn config(&self) -> &RobotConfig {
-        &self.config
-    }
-
     /// The gantry's devices and the virtual clock, for the firmware.
     pub fn robot(&self) -> Robot {
-        let motor = |axis: Axis, port: &str| -> Box<dyn Motor> {
+        let motor = |axis: Axis| -> Box<dyn Motor> {
             Box::new(SimMotorDevice {
                 world: self.world.clone(),
                 axis,
-                name: format!("{} on {port}", axis.motor_name()),
+                name: format!("{} on {}", axis.motor_name(), self.wiring.motor(axis).1),
             })
         };
         Robot {
-            columns: motor(Axis::Columns, &self.config.columns.port),
-            rows: motor(Axis::Rows, &self.config.rows.port),
-            pen: motor(Axis::Pen, &self.config.pen.port),
+            columns: motor(Axis::Columns),
+            rows: motor(Axis::Rows),
+            pen: motor(Axis::Pen),
             light: Box::new(SimDevice::new(
                 &self.world,
-                format!("colour sensor on {}", self.config.sensing.colour_port),
+                format!("colour sensor on {}", self.wiring.colour_port),
             )),
             touch: Box::new(SimDevice::new(
                 &self.world,
-                format!("touch sensor on {}", self.config.touch_port),
+                format!("touch sensor on {}", self.wiring.touch_port),
             )),
             clock: Box::new(self.clock()),
         }
