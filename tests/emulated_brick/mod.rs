@@ -37,6 +37,7 @@ use fuser::{
     MountOption, OpenFlags, ReplyAttr, ReplyData, ReplyDirectory, ReplyEntry, ReplyIoctl,
     ReplyOpen, ReplyWrite, Request, WriteFlags,
 };
+use nix::fcntl::{Flock, FlockArg};
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::path::PathBuf;
@@ -843,6 +844,7 @@ pub struct Mounted {
     tree: Arc<Mutex<Tree>>,
     _session: fuser::BackgroundSession,
     _one_at_a_time: MutexGuard<'static, ()>,
+    _one_process_at_a_time: Flock<std::fs::File>,
 }
 
 impl Mounted {
@@ -910,18 +912,30 @@ macro_rules! require_fuse {
     };
 }
 
-/// Mounts `tree`. Tests share the mount point, so they take turns.
+/// Mounts `tree`. Tests share the mount point (ev3dev-lang-rust's sysfs root is fixed when it
+/// is built), so they take turns: the threads of one test binary, and the test binaries too,
+/// which `cargo test` runs one after another but `cargo nextest` side by side.
 pub fn mount(tree: Tree) -> Mounted {
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
     let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let point = mount_point();
-    std::fs::create_dir_all(&point).unwrap();
-    // A run that was killed may have left its mount behind.
-    let _ = std::process::Command::new("umount")
-        .arg("-l")
-        .arg(&point)
-        .stderr(std::process::Stdio::null())
-        .status();
+    let lock_path = point.with_extension("lock");
+    let lock_file = std::fs::File::create(&lock_path)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", lock_path.display()));
+    let across_processes = Flock::lock(lock_file, FlockArg::LockExclusive)
+        .unwrap_or_else(|(_, e)| panic!("cannot lock {}: {e}", lock_path.display()));
+    // A run that was killed may have left its mount behind, its server gone ("Transport
+    // endpoint is not connected"): let go of it before anything looks inside. Ours is a user
+    // mount when not root (fusermount3), a plain one as root (umount).
+    for (program, args) in [("fusermount3", ["-u", "-z"]), ("umount", ["-l", "-q"])] {
+        let _ = std::process::Command::new(program)
+            .args(args)
+            .arg(&point)
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    std::fs::create_dir_all(&point)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", point.display()));
     let tree = Arc::new(Mutex::new(tree));
     let mut config = fuser::Config::default();
     config
@@ -944,5 +958,6 @@ pub fn mount(tree: Tree) -> Mounted {
         tree,
         _session: session,
         _one_at_a_time: guard,
+        _one_process_at_a_time: across_processes,
     }
 }

@@ -72,25 +72,26 @@ impl Ev3Screen {
 /// The bytes of one frame as the framebuffer lays them out: `line_length` bytes per row.
 pub fn encode(frame: &Frame, bits_per_pixel: u32, line_length: usize) -> Vec<u8> {
     let mut bytes = vec![0u8; line_length * Frame::HEIGHT];
-    for y in 0..Frame::HEIGHT {
-        let row = &mut bytes[y * line_length..(y + 1) * line_length];
-        for x in 0..Frame::WIDTH {
-            let black = frame.is_black(x as i32, y as i32);
-            match bits_per_pixel {
-                1 => {
-                    if black {
-                        row[x / 8] |= 1 << (x % 8);
-                    }
-                }
-                16 => {
-                    let level = if black { 0x00 } else { 0xff };
-                    row[2 * x..2 * x + 2].fill(level);
-                }
-                _ => {
-                    let level = if black { 0x00 } else { 0xff };
-                    row[4 * x..4 * x + 4].fill(level);
-                }
+    let lines = bytes.chunks_exact_mut(line_length);
+    if bits_per_pixel == 1 {
+        // The frame packs pixels as the LCD does, a set bit black, but puts the leftmost in a
+        // byte's highest bit where the LCD wants it in the lowest.
+        for (line, row) in lines.zip(frame.packed_rows()) {
+            for (to, from) in line.iter_mut().zip(row) {
+                *to = from.reverse_bits();
             }
+        }
+        return bytes;
+    }
+    let bytes_per_pixel = bits_per_pixel as usize / 8;
+    for (y, line) in lines.enumerate() {
+        for (x, pixel) in line
+            .chunks_exact_mut(bytes_per_pixel)
+            .take(Frame::WIDTH)
+            .enumerate()
+        {
+            let black = frame.is_black(x as i32, y as i32);
+            pixel.fill(if black { 0x00 } else { 0xff });
         }
     }
     bytes
