@@ -3,6 +3,12 @@ use ev3_tictactoe::cli::{is_broken_pipe, run, BadInput, Cli, EXIT_BAD_INPUT};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Before anything else, so no signal finds the program without its handler (see
+    // app::safety for what each does).
+    if let Err(error) = ev3_tictactoe::app::session::install_signal_handlers() {
+        eprintln!("error: {error:#}");
+        return ExitCode::FAILURE;
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

@@ -593,6 +593,23 @@ fn with_nothing_pressed_the_robot_parks_and_the_program_ends() {
     rig.assert_safe();
 }
 
+#[test]
+fn the_idle_timer_runs_only_while_the_robot_waits_for_the_person() {
+    // Each move takes the person 25 s of a 30 s timeout. Homing and the grid (about 10 s), and
+    // each of the robot's turns (reading and drawing, 5 to 15 s), come on top; counted, they
+    // would leave the person a few seconds and the game would be abandoned.
+    let mut rig = Rig::new(Strategy::Random, 21);
+    rig.settings.idle_timeout = Duration::from_secs(30);
+    rig.human.think_time = Duration::from_secs(25);
+    let (games, ending) = rig.play(&Difficulty::medium(), FirstMove::Human, 1, 21);
+    assert_done(&ending);
+    assert_eq!(games.len(), 1, "the game was played to its end");
+    let level = rig.scoreboard().level("medium");
+    assert_eq!(level.abandoned, 0);
+    assert_eq!(level.wins + level.losses + level.draws, 1);
+    rig.assert_safe();
+}
+
 /// A human who never moves.
 struct Absent;
 

@@ -131,3 +131,42 @@ fn a_demo_leaves_the_users_scores_alone_unless_told_where_to_keep_them() {
         "one game recorded: {kept}"
     );
 }
+
+#[test]
+fn an_idle_timeout_too_short_for_a_person_or_negative_is_refused_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    for (value, says) in [
+        (
+            "0s",
+            "shorter than the least the robot waits for a person, 30s",
+        ),
+        (
+            "29s",
+            "shorter than the least the robot waits for a person, 30s",
+        ),
+        ("-5m", "\"-5m\" is negative"),
+        ("soon", "\"soon\" is not a time such as 90s or 5m"),
+    ] {
+        command(&dir)
+            .args(["play", "--idle-timeout", value])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--idle-timeout").and(predicate::str::contains(says)));
+    }
+    // Accepted: the program goes on to look for the brick.
+    command(&dir)
+        .args(["play", "--idle-timeout", "30s"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not an EV3 brick"));
+}
+
+#[test]
+fn a_negative_speed_names_the_option_not_an_unknown_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir)
+        .args(["sim", "--speed", "-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'-1' for '--speed <SPEED>'"));
+}

@@ -45,10 +45,15 @@ pub struct NoOne;
 
 impl Person for NoOne {}
 
+/// The shortest idle timeout: a person needs this long to read the screen, pick up the pen,
+/// draw a mark and press the touch sensor, even a slow first-timer.
+pub const MIN_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The program's settings beyond the robot config.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// With no button or touch for this long, the robot parks and the program exits.
+    /// Waiting for the person this long with no button or touch, the robot parks and the
+    /// program exits. At least [`MIN_IDLE_TIMEOUT`].
     pub idle_timeout: Duration,
     /// Below this battery voltage a warning is shown at start.
     pub low_battery_v: f32,
@@ -139,8 +144,8 @@ pub struct Program<'p> {
     pub settings: Settings,
     engine: Engine,
     buttons_before: Buttons,
-    /// When a person last pressed anything (robot clock).
-    last_touched: Duration,
+    /// When the wait for the person began, or they last pressed anything since (robot clock).
+    waiting_since: Duration,
 }
 
 impl<'p> Program<'p> {
@@ -160,7 +165,7 @@ impl<'p> Program<'p> {
             battery,
         } = machine;
         gantry.obey(stop.clone());
-        let last_touched = gantry.clock().now();
+        let waiting_since = gantry.clock().now();
         let rng = match settings.seed {
             Some(seed) => ChaCha8Rng::seed_from_u64(seed),
             None => ChaCha8Rng::from_os_rng(),
@@ -177,7 +182,7 @@ impl<'p> Program<'p> {
             settings,
             engine: Engine::new(Rules::classic()),
             buttons_before: Buttons::default(),
-            last_touched,
+            waiting_since,
         }
     }
 
@@ -337,15 +342,23 @@ impl<'p> Program<'p> {
         ending
     }
 
-    /// Fails if a stop was requested or nobody has touched anything for the idle timeout.
-    fn check_attention(&mut self) -> Flow<()> {
-        if self.stop.signal().is_some() {
-            return Err(Stop::Interrupted {
+    /// Fails if a stop was requested.
+    fn check_stop(&self) -> Flow<()> {
+        match self.stop.signal() {
+            Some(_) => Err(Stop::Interrupted {
                 cause: self.stop.cause(),
-            });
+            }),
+            None => Ok(()),
         }
+    }
+
+    /// Fails if a stop was requested, or the person has been waited for the idle timeout
+    /// without touching anything. Only the waits for the person call this, and each starts
+    /// the count afresh, so the robot's own homing, drawing and thinking never count.
+    fn check_attention(&mut self) -> Flow<()> {
+        self.check_stop()?;
         let now = self.gantry.clock().now();
-        if now.saturating_sub(self.last_touched) >= self.settings.idle_timeout {
+        if now.saturating_sub(self.waiting_since) >= self.settings.idle_timeout {
             log::info!("idle for {:?}", self.settings.idle_timeout);
             return Err(Stop::Idle);
         }
@@ -369,13 +382,14 @@ impl<'p> Program<'p> {
         };
         let key = Key::pressed(self.buttons_before, now);
         if now != self.buttons_before {
-            self.last_touched = self.gantry.clock().now();
+            self.waiting_since = self.gantry.clock().now();
         }
         self.buttons_before = now;
         Ok(key)
     }
 
     fn wait_for_key(&mut self) -> Flow<Key> {
+        self.waiting_since = self.gantry.clock().now();
         loop {
             self.check_attention()?;
             if let Some(key) = self.read_key()? {
@@ -389,7 +403,7 @@ impl<'p> Program<'p> {
     fn pause(&mut self, duration: Duration) -> Flow<()> {
         let until = self.gantry.clock().now() + duration;
         while self.gantry.clock().now() < until {
-            self.check_attention()?;
+            self.check_stop()?;
             if self.read_key()?.is_some() {
                 break;
             }
@@ -400,13 +414,14 @@ impl<'p> Program<'p> {
 
     /// Waits for the touch sensor to be pressed and released.
     fn wait_for_touch(&mut self) -> Flow<()> {
+        self.waiting_since = self.gantry.clock().now();
         let mut pressed = false;
         loop {
             self.check_attention()?;
             self.read_key()?;
             let released = touch_released(&mut self.gantry, &mut pressed)?;
             if pressed || released {
-                self.last_touched = self.gantry.clock().now();
+                self.waiting_since = self.gantry.clock().now();
             }
             if released {
                 return Ok(());

@@ -1,9 +1,17 @@
 //! Stopping safely whatever ends the program. ev3dev motors keep running after the process
 //! that started them dies, so nothing may end it with a motor powered.
 //!
-//! - Ctrl-C, SIGTERM and SIGHUP set the [`StopRequest`]; the motion loops and the program's
-//!   waits see it within one poll, and the machine is made safe by the same code that handles
-//!   a jam (brake, lift the pen, coast).
+//! - [`install`] runs first thing in `main`, before any device is opened: from then on
+//!   SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGTSTP are the program's to handle.
+//! - While no session drives motors (parsing arguments, opening devices, `scores`, `console`),
+//!   such a signal ends the process at once, as it would by default: nothing is moving. SIGTSTP
+//!   then suspends it, as a shell expects.
+//! - While a session is [`arm`]ed, a signal sets its [`StopRequest`]; the motion loops and the
+//!   program's waits see it within one poll, and the machine is made safe by the same code that
+//!   handles a jam (brake, lift the pen, coast). SIGTSTP does the same: a gantry cannot be
+//!   frozen mid-stroke and picked up again (the motion's timing and the stall watch would take
+//!   the pause for a jam), so Ctrl-Z ends the run safely instead of leaving a motor driving in
+//!   a suspended process.
 //! - If the main loop has not finished within a grace period, or a second signal comes, the
 //!   signal thread stops the motors itself through its own device handles and exits.
 //! - A panic (which aborts in the release build) stops the motors from the panic hook, through
@@ -11,9 +19,9 @@
 
 use crate::hw::{Robot, StopAction};
 use crate::motion::StopRequest;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// Motors stopped from outside the main loop, through a second set of device handles.
@@ -81,43 +89,86 @@ pub fn exit_status_for(signal: i32) -> u8 {
     (128 + signal.clamp(0, 127)) as u8
 }
 
-/// Routes Ctrl-C, SIGTERM and SIGHUP to `stop`, and panics to `emergency`. If the main loop has
-/// not ended `grace` after the first signal, or a second signal comes, the motors are stopped
-/// from here and the process exits.
-pub fn install(
+/// The signals that end a run, the machine made safe first.
+pub const HANDLED_SIGNALS: [i32; 5] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP];
+
+/// The session driving motors now: whom a signal asks to stop, and what stops the motors if
+/// it does not.
+#[derive(Clone)]
+struct Armed {
     stop: StopRequest,
     emergency: Arc<EmergencyStop>,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
-    let from_signals = emergency.clone();
+}
+
+static ARMED: Mutex<Option<Armed>> = Mutex::new(None);
+static INSTALLED: OnceLock<()> = OnceLock::new();
+
+fn armed() -> Option<Armed> {
+    ARMED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Takes over [`HANDLED_SIGNALS`] and panics for the rest of the process; later calls do
+/// nothing. Call it before opening any device. `grace` is how long an armed session has to make
+/// the machine safe itself after a signal.
+pub fn install(grace: Duration) -> std::io::Result<()> {
+    if INSTALLED.get().is_some() {
+        return Ok(());
+    }
+    let mut signals = Signals::new(HANDLED_SIGNALS)?;
+    if INSTALLED.set(()).is_err() {
+        return Ok(());
+    }
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            let mut first = None;
+            let mut first: Option<(i32, Armed)> = None;
             for signal in signals.forever() {
-                let Some(first) = first else {
-                    first = Some(signal);
-                    log::warn!("signal {signal}: stopping");
-                    stop.request(signal);
-                    let emergency = from_signals.clone();
-                    std::thread::spawn(move || {
-                        std::thread::sleep(grace);
-                        let why = format!("no safe stop within {} s", grace.as_secs());
-                        stop_directly(&emergency, &why, signal);
-                    });
-                    continue;
+                if let Some((first, armed)) = &first {
+                    stop_directly(&armed.emergency, "a second signal", *first);
+                }
+                let Some(session) = armed() else {
+                    // Nothing is driving a motor: end (or, for Ctrl-Z, suspend) as by default.
+                    if signal == SIGTSTP {
+                        let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+                        continue;
+                    }
+                    log::logger().flush();
+                    std::process::exit(i32::from(exit_status_for(signal)));
                 };
-                stop_directly(&from_signals, "a second signal", first);
+                log::warn!("signal {signal}: stopping");
+                session.stop.request(signal);
+                let emergency = session.emergency.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(grace);
+                    let why = format!("no safe stop within {} s", grace.as_secs());
+                    stop_directly(&emergency, &why, signal);
+                });
+                first = Some((signal, session));
             }
         })?;
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        emergency.stop_all();
+        let session = armed();
+        if let Some(session) = &session {
+            session.emergency.stop_all();
+        }
         log::error!("internal error: {info}");
         log::logger().flush();
         previous(info);
-        eprintln!("The motors were stopped and the pen lifted after this internal error.");
+        if session.is_some() {
+            eprintln!("The motors were stopped and the pen lifted after this internal error.");
+        }
     }));
     Ok(())
+}
+
+/// From now until [`disarm`], a signal asks `stop` to stop, and `emergency` stops the motors if
+/// the main loop does not, or on a panic.
+pub fn arm(stop: StopRequest, emergency: Arc<EmergencyStop>) {
+    *ARMED.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed { stop, emergency });
+}
+
+/// No session drives motors any more: a signal ends the process at once again.
+pub fn disarm() {
+    *ARMED.lock().unwrap_or_else(|e| e.into_inner()) = None;
 }

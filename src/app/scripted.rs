@@ -52,6 +52,8 @@ pub struct ScriptedHuman {
     pub keys: VecDeque<Key>,
     /// Every menu the program waited at, in order.
     pub menus_seen: Vec<Menu>,
+    /// How long the person takes over each move before pressing the touch sensor.
+    pub think_time: Duration,
 }
 
 impl ScriptedHuman {
@@ -70,6 +72,7 @@ impl ScriptedHuman {
             turns: VecDeque::new(),
             keys: VecDeque::new(),
             menus_seen: Vec::new(),
+            think_time: Duration::ZERO,
         }
     }
 
@@ -117,6 +120,6 @@ impl Person for ScriptedHuman {
         for cell in squares {
             human::draw(world.paper_mut(), &self.geometry, cell, hand);
         }
-        world.press_touch(PRESS);
+        world.press_touch_after(self.think_time, PRESS);
     }
 }

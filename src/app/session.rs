@@ -22,14 +22,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// Appends timestamped lines to the log at `log`, then routes Ctrl-C, SIGTERM and SIGHUP
+    /// Appends timestamped lines to the log at `log`, then routes the signals that end a run
     /// to the session's stop request and panics to `emergency` (see [`safety`]).
     pub fn start(log: &Path, emergency: EmergencyStop) -> anyhow::Result<Session> {
         start_log(log)?;
+        install_signal_handlers()?;
         let stop = StopRequest::new();
         let emergency = Arc::new(emergency);
-        safety::install(stop.clone(), emergency.clone(), SIGNAL_GRACE)
-            .context("installing signal handlers")?;
+        safety::arm(stop.clone(), emergency.clone());
         Ok(Session { stop, emergency })
     }
 
@@ -46,7 +46,14 @@ impl Drop for Session {
     /// is gone.
     fn drop(&mut self) {
         self.emergency.stop_all();
+        safety::disarm();
     }
+}
+
+/// Takes over the signals that end a run for the rest of the process (see [`safety`]); `main`
+/// calls it before anything else, and a session makes sure of it.
+pub fn install_signal_handlers() -> anyhow::Result<()> {
+    safety::install(SIGNAL_GRACE).context("installing signal handlers")
 }
 
 /// Appends timestamped lines to the log file (UTC, RFC 3339).

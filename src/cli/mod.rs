@@ -10,6 +10,7 @@ mod scores;
 mod sim;
 
 use crate::ai::Difficulty;
+use crate::app::MIN_IDLE_TIMEOUT;
 use crate::config::CONFIG_VARIABLE;
 use crate::scoreboard::store::{ScoreFile, DEFAULT_FILE, PATH_VARIABLE};
 use anyhow::Context;
@@ -97,8 +98,9 @@ pub enum Command {
 /// What every way of running the robot program shares.
 #[derive(Debug, Args)]
 pub struct ProgramArgs {
-    /// With nothing pressed for this long, park and exit to save the battery
-    #[arg(long, default_value = "5m", value_parser = humantime::parse_duration, value_name = "TIME")]
+    /// Waiting for you this long with nothing pressed, park and exit to save the battery (at
+    /// least 30s; the robot's own work does not count)
+    #[arg(long, default_value = "5m", value_parser = idle_timeout, value_name = "TIME", allow_hyphen_values = true)]
     pub idle_timeout: std::time::Duration,
     /// Save every picture shown on the LCD as a PNG in this folder
     #[arg(long, value_name = "FOLDER")]
@@ -125,7 +127,7 @@ pub struct SimArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
     /// How many times faster than real time the simulated robot moves
-    #[arg(long, default_value_t = 3.0, value_parser = positive_speed)]
+    #[arg(long, default_value_t = 3.0, value_parser = positive_speed, allow_hyphen_values = true)]
     pub speed: f64,
     /// Save the sheet here at the end (.svg, or .png)
     #[arg(long, value_name = "FILE")]
@@ -195,6 +197,24 @@ pub enum HumanStrategy {
     Random,
     /// Always a best move (it never loses)
     Perfect,
+}
+
+/// An idle timeout: a duration ("90s", "5m") no shorter than [`MIN_IDLE_TIMEOUT`].
+fn idle_timeout(text: &str) -> Result<std::time::Duration, String> {
+    if text.trim_start().starts_with('-') {
+        return Err(format!(
+            "{text:?} is negative; give a time such as 90s or 5m"
+        ));
+    }
+    let duration = humantime::parse_duration(text)
+        .map_err(|error| format!("{text:?} is not a time such as 90s or 5m ({error})"))?;
+    if duration < MIN_IDLE_TIMEOUT {
+        return Err(format!(
+            "{text:?} is shorter than the least the robot waits for a person, {}",
+            humantime::format_duration(MIN_IDLE_TIMEOUT)
+        ));
+    }
+    Ok(duration)
 }
 
 fn positive_speed(text: &str) -> Result<f64, String> {

@@ -36,6 +36,10 @@ impl StopRequest {
             Some(2) => "Ctrl-C (SIGINT)".into(),
             Some(15) => "SIGTERM".into(),
             Some(1) => "SIGHUP (the terminal closed)".into(),
+            Some(3) => "Ctrl-\\ (SIGQUIT)".into(),
+            Some(20) => {
+                "Ctrl-Z (SIGTSTP; a robot cannot be paused mid-stroke, so the run ends)".into()
+            }
             Some(STOP_KEY) | None => "the stop key".into(),
             Some(other) => format!("signal {other}"),
         }

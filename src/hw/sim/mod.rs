@@ -141,6 +141,7 @@ pub struct World {
     light_reads: u64,
     touch_fault: SensorFault,
     touch_reads: u64,
+    touch_pressed_from_ms: u64,
     touch_pressed_until_ms: u64,
     buttons: Buttons,
     buttons_from_ms: u64,
@@ -264,7 +265,13 @@ impl World {
 
     /// The human presses the touch sensor and lets go after `hold`.
     pub fn press_touch(&mut self, hold: Duration) {
-        self.touch_pressed_until_ms = self.time_ms + hold.as_millis() as u64;
+        self.press_touch_after(Duration::ZERO, hold);
+    }
+
+    /// The human presses the touch sensor `after` from now, and lets go `hold` later.
+    pub fn press_touch_after(&mut self, after: Duration, hold: Duration) {
+        self.touch_pressed_from_ms = self.time_ms + after.as_millis() as u64;
+        self.touch_pressed_until_ms = self.touch_pressed_from_ms + hold.as_millis() as u64;
     }
 
     /// The human presses brick buttons and lets go after `hold`.
@@ -408,6 +415,7 @@ impl SimRobot {
             light_reads: 0,
             touch_fault: settings.faults.touch,
             touch_reads: 0,
+            touch_pressed_from_ms: 0,
             touch_pressed_until_ms: 0,
             buttons: Buttons::default(),
             buttons_from_ms: 0,
@@ -622,7 +630,7 @@ impl TouchSensor for SimDevice {
                 ));
             }
         }
-        Ok(world.time_ms < world.touch_pressed_until_ms)
+        Ok((world.touch_pressed_from_ms..world.touch_pressed_until_ms).contains(&world.time_ms))
     }
 }
 
