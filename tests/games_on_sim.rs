@@ -10,7 +10,7 @@ use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Mark, Status};
-use ev3_tictactoe::hw::sim::{Author, SimBody, SimRobot, SimSettings};
+use ev3_tictactoe::hw::sim::{Author, Faults, MotorFault, SimBody, SimRobot, SimSettings};
 use ev3_tictactoe::hw::ButtonPad;
 use ev3_tictactoe::motion::{Gantry, StopRequest};
 use ev3_tictactoe::scoreboard::store::ScoreFile;
@@ -392,7 +392,7 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
     let shown = screens.last();
     assert_eq!(shown.title, "Error");
     assert!(shown.paragraphs[0].contains("columns axis"), "{shown:?}");
-    assert!(shown.paragraphs[1].contains("Motors are off and the pen is up"));
+    assert!(shown.paragraphs[1].contains("Motors off, pen up."));
 }
 
 #[test]
@@ -608,6 +608,38 @@ fn the_idle_timer_runs_only_while_the_robot_waits_for_the_person() {
     assert_eq!(level.abandoned, 0);
     assert_eq!(level.wins + level.losses + level.draws, 1);
     rig.assert_safe();
+}
+
+#[test]
+fn a_pen_lift_unplugged_mid_grid_is_said_to_have_left_the_pen_down_with_how_to_lift_it() {
+    // The cable comes out 100 degrees into the pen's turning: while it lowers the pen for a
+    // grid line, so the pen stays on the paper.
+    let settings = SimSettings {
+        faults: Faults {
+            pen: MotorFault::DisconnectsAfter { turned_deg: 100.0 },
+            ..Faults::default()
+        },
+        ..SimSettings::default()
+    };
+    let mut rig = Rig::with(settings, Strategy::Random, 22);
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 22);
+    assert!(games.is_empty());
+    assert!(matches!(ending, Ending::Failed(_)), "{ending:?}");
+    assert!(rig.sim.world().pen_is_down(), "the case this test is about");
+    let error = rig.screens.last();
+    assert_eq!(error.title, "Error");
+    let said = error.paragraphs.join(" ");
+    assert!(said.contains("pen could not be lifted"), "{said}");
+    assert!(said.contains("lift it by hand"), "{said}");
+    assert!(
+        !said.contains("pen up") && !said.contains("pen is up"),
+        "{said}"
+    );
+    assert_eq!(
+        rig.sim.world().driven_motors(),
+        vec![],
+        "motors still powered"
+    );
 }
 
 /// A human who never moves.

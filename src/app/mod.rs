@@ -298,12 +298,11 @@ impl<'p> Program<'p> {
                 log::warn!("parking at exit failed: {error}");
             }
         }
-        self.gantry.make_safe();
+        let safe = self.gantry.ensure_safe().describe();
         match &ending {
             Ending::Done => {
                 self.panel.activity(Activity::Off);
-                self.panel
-                    .show(View::new("Goodbye", &["Motors off, pen up."]));
+                self.panel.show(View::new("Goodbye", &[&safe]));
             }
             Ending::Idle => {
                 let waited = humantime::format_duration(self.settings.idle_timeout);
@@ -311,7 +310,7 @@ impl<'p> Program<'p> {
                 self.panel.show(View::new(
                     "Parked",
                     &[&format!(
-                        "Nothing was pressed for {waited}, so I parked and stopped to save the battery."
+                        "Nothing was pressed for {waited}, so I parked and stopped to save the battery. {safe}"
                     )],
                 ));
             }
@@ -319,7 +318,7 @@ impl<'p> Program<'p> {
                 self.panel.activity(Activity::Off);
                 self.panel.show(View::new(
                     "Stopped",
-                    &[&format!("Stopped by {cause}. Motors off, pen up.")],
+                    &[&format!("Stopped by {cause}. {safe}")],
                 ));
             }
             Ending::Failed(error) => {
@@ -331,10 +330,7 @@ impl<'p> Program<'p> {
                 }
                 self.panel.show(View::new(
                     "Error",
-                    &[
-                        &message,
-                        "Motors are off and the pen is up. Fix this, then start again.",
-                    ],
+                    &[&message, &format!("{safe} Fix this, then start again.")],
                 ));
             }
         }

@@ -90,8 +90,11 @@ pub(super) fn calibrate(
         }
     };
     let measured = calibrate::calibrate(&mut gantry, &mut tell, options.wait_for_mark);
-    // However it ended: motors unpowered (not holding) and the pen up.
-    gantry.make_safe();
+    // However it ended: motors unpowered (not holding) and the pen up, or said why not.
+    let safe = gantry.ensure_safe();
+    if !safe.is_all_safe() {
+        writeln!(out, "{}", safe.describe())?;
+    }
     let calibration = measured?;
     write!(
         out,

@@ -11,11 +11,13 @@ pub mod gantry;
 pub mod leg;
 pub mod original;
 pub mod plan;
+pub mod safe_state;
 pub mod sensing;
 pub mod stall;
 pub mod stop;
 
 pub use gantry::Gantry;
+pub use safe_state::{PenAfterStop, SafeState};
 pub use stop::StopRequest;
 
 use crate::config::AxisPoint;

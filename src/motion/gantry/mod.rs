@@ -10,7 +10,7 @@
 use super::leg::{Leg, LegVerdict, LegWatch};
 use super::plan::Path;
 use super::stall::{StallWatch, Verdict};
-use super::{Axis, MotionError, StopRequest};
+use super::{Axis, MotionError, PenAfterStop, SafeState, StopRequest};
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
@@ -93,6 +93,8 @@ pub struct Gantry {
     noise_percent: Option<f64>,
     /// The time between two readings taken on the last look: see [`Gantry::between_reads`].
     between_reads: Option<ReadSpread>,
+    /// What the last safe stop achieved.
+    last_safe_state: Option<SafeState>,
 }
 
 impl Gantry {
@@ -106,6 +108,7 @@ impl Gantry {
             ideal_motion: Duration::ZERO,
             noise_percent: None,
             between_reads: None,
+            last_safe_state: None,
         }
     }
 
@@ -148,6 +151,7 @@ impl Gantry {
     /// jam, a time-out or a device fault the positions cannot be trusted (teeth may have
     /// skipped), so the axes must be homed again; a move refused before anything moved keeps them.
     fn guarded<T>(&mut self, action: impl FnOnce(&mut Gantry) -> Result<T>) -> Result<T> {
+        self.last_safe_state = None;
         let result = action(self);
         if let Err(error) = &result {
             self.make_safe();
@@ -164,21 +168,50 @@ impl Gantry {
         result
     }
 
-    /// Stops every motor, lifts the pen if it can, and lets everything coast. Errors on the way
-    /// are ignored: this runs when something has already gone wrong, and must reach the end.
-    pub fn make_safe(&mut self) {
+    /// Stops every motor, lifts the pen if it can, lets everything coast, and says what that
+    /// achieved (also kept for [`Gantry::ensure_safe`]). It does not stop at an error: this
+    /// runs when something has already gone wrong, and must reach the end.
+    pub fn make_safe(&mut self) -> SafeState {
         // Lifting the pen must not be cut short by the stop request that may have caused this.
         let stop = self.stop.take();
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
             let _ = self.motor(axis).stop(StopAction::Brake);
         }
-        if self.is_homed(Axis::Pen) {
-            let _ = self.run_axis_to(Axis::Pen, 0, self.config.pen.speed_deg_per_s);
-        }
+        let pen = if self.is_homed(Axis::Pen) {
+            match self.run_axis_to(Axis::Pen, 0, self.config.pen.speed_deg_per_s) {
+                Ok(()) => PenAfterStop::Up,
+                Err(error) => PenAfterStop::NotLifted(error.to_string()),
+            }
+        } else {
+            // Homing the pen is driving it up until it stalls: the same, without the back-off.
+            match self.drive_until_stalled(&[Axis::Pen], -1) {
+                Ok(_) => PenAfterStop::DrivenUpUnhomed,
+                Err(error) => PenAfterStop::NotLifted(error.to_string()),
+            }
+        };
+        let mut not_stopped = Vec::new();
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
-            let _ = self.motor(axis).stop(StopAction::Coast);
+            if let Err(error) = self.motor(axis).stop(StopAction::Coast) {
+                not_stopped.push((axis, error.to_string()));
+            }
         }
         self.stop = stop;
+        let state = SafeState { not_stopped, pen };
+        if !state.is_all_safe() {
+            log::warn!("after the safe stop: {}", state.describe());
+        }
+        self.last_safe_state = Some(state.clone());
+        state
+    }
+
+    /// Makes the machine safe unless that was done after the last motion (a failed motion does
+    /// it at once), and says what the safe stop achieved. A second safe stop would know less:
+    /// after a failure the pen is no longer homed, so it could only be driven to a stop.
+    pub fn ensure_safe(&mut self) -> SafeState {
+        match &self.last_safe_state {
+            Some(state) => state.clone(),
+            None => self.make_safe(),
+        }
     }
 
     /// Homes the pen to its top, then both axes at once, each by driving gently into its end
