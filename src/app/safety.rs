@@ -17,7 +17,9 @@
 //! - A panic (which aborts in the release build) stops the motors from the panic hook, through
 //!   the same handles, before the process goes.
 
+use crate::config::Axis;
 use crate::hw::{Robot, StopAction};
+use crate::motion::{PenAfterStop, SafeState};
 use crate::motion::StopRequest;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
@@ -54,23 +56,32 @@ impl EmergencyStop {
         self
     }
 
-    /// Brakes every motor, drives the pen up, and lets everything coast. Errors are ignored:
-    /// this is the last thing that runs.
-    pub fn stop_all(&self) {
+    /// Brakes every motor, drives the pen up, lets everything coast, and says what that
+    /// achieved. It does not stop at an error: this is the last thing that runs.
+    pub fn stop_all(&self) -> SafeState {
         let mut robot = self.robot.lock().unwrap_or_else(|e| e.into_inner());
         let robot = &mut *robot;
         for motor in [&mut robot.columns, &mut robot.rows, &mut robot.pen] {
             let _ = motor.stop(StopAction::Brake);
         }
-        if robot.pen.run_duty(self.pen_up_duty_percent).is_ok() {
-            robot.clock.sleep(PEN_UP_FOR);
-        }
-        for motor in [&mut robot.columns, &mut robot.rows, &mut robot.pen] {
-            let _ = motor.stop(StopAction::Coast);
+        // The pen's homed top is the main loop's to know; from here it is driven to its stop.
+        let pen = match robot.pen.run_duty(self.pen_up_duty_percent) {
+            Ok(()) => {
+                robot.clock.sleep(PEN_UP_FOR);
+                PenAfterStop::DrivenUpUnhomed
+            }
+            Err(error) => PenAfterStop::NotLifted(error.to_string()),
+        };
+        let mut not_stopped = Vec::new();
+        for axis in Axis::ALL {
+            if let Err(error) = robot.motor(axis).stop(StopAction::Coast) {
+                not_stopped.push((axis, error.to_string()));
+            }
         }
         for restore in &self.restore {
             restore();
         }
+        SafeState { not_stopped, pen }
     }
 }
 
@@ -78,8 +89,9 @@ impl EmergencyStop {
 /// ends the process.
 fn stop_directly(emergency: &EmergencyStop, why: &str, signal: i32) -> ! {
     log::error!("{why}: stopping the motors directly");
-    emergency.stop_all();
-    eprintln!("Stopped after {why}: motors off, pen up.");
+    let state = emergency.stop_all().describe();
+    log::error!("after {why}: {state}");
+    eprintln!("Stopped after {why}. {state}");
     log::logger().flush();
     std::process::exit(i32::from(exit_status_for(signal)));
 }
@@ -149,14 +161,12 @@ pub fn install(grace: Duration) -> std::io::Result<()> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let session = armed();
-        if let Some(session) = &session {
-            session.emergency.stop_all();
-        }
+        let state = session.map(|session| session.emergency.stop_all().describe());
         log::error!("internal error: {info}");
         log::logger().flush();
         previous(info);
-        if session.is_some() {
-            eprintln!("The motors were stopped and the pen lifted after this internal error.");
+        if let Some(state) = state {
+            eprintln!("After this internal error: {state}");
         }
     }));
     Ok(())

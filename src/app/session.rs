@@ -4,7 +4,7 @@
 //! gets the stop request every motion obeys only from a session.
 
 use super::safety::{self, EmergencyStop};
-use crate::motion::StopRequest;
+use crate::motion::{PenAfterStop, StopRequest};
 use anyhow::Context;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,7 +45,11 @@ impl Drop for Session {
     /// console) given back: ev3dev motors keep running after the process that started them
     /// is gone.
     fn drop(&mut self) {
-        self.emergency.stop_all();
+        let state = self.emergency.stop_all();
+        let pen_left_down = matches!(state.pen, PenAfterStop::NotLifted(_));
+        if pen_left_down || !state.not_stopped.is_empty() {
+            log::warn!("at the end of the session: {}", state.describe());
+        }
         safety::disarm();
     }
 }
