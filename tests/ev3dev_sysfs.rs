@@ -12,6 +12,7 @@ use emulated_brick::{mount, Mounted, Tree};
 use ev3_tictactoe::config::{MotorKind, Polarity, RobotConfig};
 use ev3_tictactoe::hw::ev3dev::buttons::key;
 use ev3_tictactoe::hw::ev3dev::{open_robot, ConsoleMode, Ev3Battery, Ev3Buttons, Ev3Lights};
+use ev3_tictactoe::hw::sim::SimSettings;
 use ev3_tictactoe::hw::{
     Battery, ButtonPad, Buttons, HwError, LightColour, MotorState, StatusLights, StopAction,
 };
@@ -469,4 +470,95 @@ fn the_signal_handler_is_in_place_before_any_motor_is_touched_and_an_early_signa
         caught_before_any_motor > 0,
         "the handler was caught only after a motor was written to, every time"
     );
+}
+
+/// Kills `play` with SIGKILL once `started` holds of the brick, and returns how long after the
+/// kill the two axes' motors, then all three, were unpowered (by the sentinel: no handler
+/// sees SIGKILL). The pen lift (motor1) is driven up for a moment first, on purpose.
+fn kill_when(tree: Tree, started: impl Fn(&Tree) -> bool, what: &str) -> (Duration, Duration) {
+    let brick = mount(tree);
+    let folder = tempfile::tempdir().unwrap();
+    let mut child = start_play(&brick, folder.path());
+    let driven = |tree: &mut Tree| !tree.powered_motors().is_empty();
+    let axis_driven = |tree: &mut Tree| tree.powered_motors().iter().any(|m| m != "motor1");
+    let began = std::time::Instant::now();
+    while !(started(&brick.tree()) && driven(&mut brick.tree())) {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "{what} never started"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let (code, _) = signal_and_wait(&mut child, "KILL");
+    assert_eq!(code, None, "killed, no exit status");
+    let killed = std::time::Instant::now();
+    while axis_driven(&mut brick.tree()) {
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    let axes_stopped_after = killed.elapsed();
+    while driven(&mut brick.tree()) {
+        assert!(
+            killed.elapsed() < Duration::from_secs(5),
+            "a motor still runs 5 s after SIGKILL at {what}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let stopped_after = killed.elapsed();
+    // The sentinel lifts the pen (run-direct) and lets everything coast; wait for its last
+    // word before the brick is unmounted.
+    let waited = std::time::Instant::now();
+    loop {
+        let mut tree = brick.tree();
+        let pen: Vec<String> = tree
+            .writes_under("tacho-motor/motor1")
+            .into_iter()
+            .filter(|(attribute, _)| attribute == "command")
+            .map(|(_, command)| command)
+            .collect();
+        if pen.ends_with(&["run-direct".to_string(), "stop".to_string()]) && !driven(&mut tree) {
+            assert_every_motor_stopped(&tree, &format!("after SIGKILL at {what}"));
+            break;
+        }
+        drop(tree);
+        assert!(
+            waited.elapsed() < Duration::from_secs(5),
+            "the sentinel never lifted the pen"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    (axes_stopped_after, stopped_after)
+}
+
+#[test]
+fn after_sigkill_while_homing_or_drawing_every_motor_stops_within_a_second() {
+    require_fuse!();
+    let homing = kill_when(
+        Tree::default_robot(),
+        |tree| {
+            tree.last_written("tacho-motor/motor1", "command")
+                .as_deref()
+                == Some("run-direct")
+        },
+        "homing",
+    );
+    // Drawing the grid: the columns motor sent to a position after both axes homed.
+    let drawing = kill_when(
+        Tree::moving_robot(&RobotConfig::default(), &SimSettings::default()),
+        |tree| {
+            tree.writes_under("tacho-motor/motor0")
+                .iter()
+                .filter(|(attribute, value)| attribute == "command" && value == "run-to-abs-pos")
+                .count()
+                >= 3
+        },
+        "drawing",
+    );
+    for (what, (axes, all)) in [("homing", homing), ("drawing", drawing)] {
+        println!("SIGKILL at {what}: axes unpowered after {axes:?}, every motor after {all:?}");
+        assert!(
+            all < Duration::from_secs(1),
+            "{what}: a motor was powered {all:?} after SIGKILL"
+        );
+    }
 }

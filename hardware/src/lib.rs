@@ -208,7 +208,7 @@ impl Robot {
 
 /// What a hardware implementation opens: each motor's kind, port and polarity, and the
 /// sensors' ports. Only this of the robot config reaches the devices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Wiring {
     pub columns: (MotorKind, String, Polarity),
     pub rows: (MotorKind, String, Polarity),

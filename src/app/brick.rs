@@ -4,6 +4,8 @@
 //! hand it on; none opens devices of its own.
 
 use super::panel::Panel;
+use super::safety::EmergencyStop;
+use super::sentinel::Sentinel;
 use super::Machine;
 use crate::config::RobotConfig;
 use crate::hw::ev3dev::{
@@ -14,29 +16,61 @@ use crate::hw::{Battery, ButtonPad, HwError, Robot, Screen, Speaker, StatusLight
 use crate::motion::Gantry;
 use anyhow::Context;
 
-/// The gantry's motors and sensors, opened twice: once for the main loop, once for the stop.
+/// The gantry's motors and sensors, opened twice: once for the main loop, once for the stop;
+/// on the brick, also watched from a second process.
 pub struct GantryDevices {
     /// The gantry's motors and sensors, and the clock, for the main loop.
     pub robot: Robot,
     /// The same motors again, for stopping them from the signal thread or the panic hook.
     pub stop_handles: Robot,
+    /// The process that stops the motors if this one is killed (see [`Sentinel`]).
+    pub sentinel: Option<Sentinel>,
+    /// The pen lift's homing duty, with which the emergency stop drives the pen up.
+    pen_duty_percent: u8,
 }
 
 impl GantryDevices {
-    /// The real gantry, through ev3dev; a missing motor or sensor is an error naming it.
-    pub fn ev3dev(wiring: &Wiring) -> Result<GantryDevices, HwError> {
+    /// The real gantry, through ev3dev; a missing motor or sensor is an error naming it. A
+    /// sentinel that cannot start is said on `panel` and the program goes on without it.
+    pub fn ev3dev(
+        wiring: &Wiring,
+        pen_duty_percent: u8,
+        panel: &mut dyn FnMut(&str),
+    ) -> Result<GantryDevices, HwError> {
+        let robot = open_robot(wiring)?;
+        let stop_handles = open_stop_handles(wiring)?;
+        let sentinel = match Sentinel::start(wiring, pen_duty_percent) {
+            Ok(sentinel) => Some(sentinel),
+            Err(error) => {
+                panel(&format!(
+                    "No sentinel ({error:#}): if this program is killed, a motor may keep running."
+                ));
+                None
+            }
+        };
         Ok(GantryDevices {
-            robot: open_robot(wiring)?,
-            stop_handles: open_stop_handles(wiring)?,
+            robot,
+            stop_handles,
+            sentinel,
+            pen_duty_percent,
         })
     }
 
-    /// The simulated gantry.
-    pub fn simulated(sim: &SimRobot) -> GantryDevices {
+    /// The simulated gantry (its motors stop with the process that simulates them).
+    pub fn simulated(sim: &SimRobot, pen_duty_percent: u8) -> GantryDevices {
         GantryDevices {
             robot: sim.robot(),
             stop_handles: sim.robot(),
+            sentinel: None,
+            pen_duty_percent,
         }
+    }
+
+    /// The motors for the main loop, and the emergency stop over the rest.
+    pub fn split(self) -> (Robot, EmergencyStop) {
+        let emergency =
+            EmergencyStop::new(self.stop_handles, self.pen_duty_percent).watched_by(self.sentinel);
+        (self.robot, emergency)
     }
 }
 
@@ -81,8 +115,12 @@ impl Brick {
                 "No buttons ({why}): only play --difficulty will work."
             ));
         }
+        let pen_duty = config.pen.homing.duty_percent;
+        let gantry =
+            GantryDevices::ev3dev(&config.wiring(), pen_duty, &mut |line| panel.note(line))
+                .context("opening the robot")?;
         Ok(Brick {
-            gantry: GantryDevices::ev3dev(&config.wiring()).context("opening the robot")?,
+            gantry,
             buttons,
             battery: Ev3Battery::open().ok().map(|b| Box::new(b) as _),
             screen,
@@ -92,9 +130,9 @@ impl Brick {
     }
 
     /// The simulated robot, every device of it.
-    pub fn simulated(sim: &SimRobot) -> Brick {
+    pub fn simulated(sim: &SimRobot, config: &RobotConfig) -> Brick {
         Brick {
-            gantry: GantryDevices::simulated(sim),
+            gantry: GantryDevices::simulated(sim, config.pen.homing.duty_percent),
             buttons: Ok(Box::new(sim.buttons())),
             battery: Some(Box::new(sim.battery())),
             screen: Some(Box::new(sim.screen())),
@@ -104,18 +142,19 @@ impl Brick {
     }
 
     /// Hands the screen, lights and speaker to `panel`, and returns the machine the program
-    /// drives and the handles for the emergency stop.
-    pub fn into_machine(self, config: &RobotConfig, panel: &mut Panel) -> (Machine, Robot) {
+    /// drives and the emergency stop.
+    pub fn into_machine(self, config: &RobotConfig, panel: &mut Panel) -> (Machine, EmergencyStop) {
         if self.screen.is_some() {
             panel.screen = self.screen;
         }
         panel.lights = self.lights;
         panel.speaker = self.speaker;
+        let (robot, emergency) = self.gantry.split();
         let machine = Machine {
-            gantry: Gantry::new(self.gantry.robot, config.clone()),
+            gantry: Gantry::new(robot, config.clone()),
             buttons: self.buttons,
             battery: self.battery,
         };
-        (machine, self.gantry.stop_handles)
+        (machine, emergency)
     }
 }

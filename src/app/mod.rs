@@ -8,6 +8,7 @@ pub mod game;
 pub mod panel;
 pub mod safety;
 pub mod scripted;
+pub mod sentinel;
 pub mod session;
 
 use crate::ai::{Difficulty, Engine};

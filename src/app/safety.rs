@@ -17,12 +17,14 @@
 //! - A panic (which aborts in the release build) stops the motors from the panic hook, through
 //!   the same handles, before the process goes.
 
+use super::sentinel::Sentinel;
 use crate::config::Axis;
 use crate::hw::{Robot, StopAction};
-use crate::motion::{PenAfterStop, SafeState};
 use crate::motion::StopRequest;
+use crate::motion::{PenAfterStop, SafeState};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -32,6 +34,8 @@ pub struct EmergencyStop {
     pen_up_duty_percent: i8,
     /// Put back after the motors are stopped (the console's text mode).
     restore: Vec<Box<dyn Fn() + Send + Sync>>,
+    /// The process that stops the motors if this one is killed (brick only).
+    sentinel: Mutex<Option<Sentinel>>,
 }
 
 /// How long the pen is driven up toward its top stop; it is there well within this at any
@@ -46,6 +50,26 @@ impl EmergencyStop {
             robot: Mutex::new(robot),
             pen_up_duty_percent: -(pen_duty_percent.min(100) as i8),
             restore: Vec::new(),
+            sentinel: Mutex::new(None),
+        }
+    }
+
+    /// Also keeps `sentinel` until [`EmergencyStop::dismiss_sentinel`]: while it runs, even a
+    /// SIGKILL of this process ends with the motors stopped.
+    pub fn watched_by(self, sentinel: Option<Sentinel>) -> EmergencyStop {
+        *self.sentinel.lock().unwrap_or_else(|e| e.into_inner()) = sentinel;
+        self
+    }
+
+    /// The machine is safe and this process ends normally: the sentinel may go.
+    pub fn dismiss_sentinel(&self) {
+        let sentinel = self
+            .sentinel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(sentinel) = sentinel {
+            sentinel.dismiss();
         }
     }
 
@@ -113,6 +137,8 @@ struct Armed {
 }
 
 static ARMED: Mutex<Option<Armed>> = Mutex::new(None);
+/// Set in the sentinel process, which ends only when the program it watches has.
+static IGNORING: AtomicBool = AtomicBool::new(false);
 static INSTALLED: OnceLock<()> = OnceLock::new();
 
 fn armed() -> Option<Armed> {
@@ -135,6 +161,9 @@ pub fn install(grace: Duration) -> std::io::Result<()> {
         .spawn(move || {
             let mut first: Option<(i32, Armed)> = None;
             for signal in signals.forever() {
+                if IGNORING.load(Ordering::SeqCst) {
+                    continue;
+                }
                 if let Some((first, armed)) = &first {
                     stop_directly(&armed.emergency, "a second signal", *first);
                 }
@@ -176,6 +205,11 @@ pub fn install(grace: Duration) -> std::io::Result<()> {
 /// the main loop does not, or on a panic.
 pub fn arm(stop: StopRequest, emergency: Arc<EmergencyStop>) {
     *ARMED.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed { stop, emergency });
+}
+
+/// From now on the signals [`install`] took over are ignored (the sentinel's way).
+pub fn ignore_signals() {
+    IGNORING.store(true, Ordering::SeqCst);
 }
 
 /// No session drives motors any more: a signal ends the process at once again.

@@ -5,7 +5,6 @@ use super::{DemoArgs, HumanStrategy};
 use crate::app::brick::Brick;
 use crate::app::game::GameReport;
 use crate::app::panel::{Mirror, Panel};
-use crate::app::safety::EmergencyStop;
 use crate::app::scripted::{ScriptedHuman, Strategy};
 use crate::app::session::Session;
 use crate::app::{Ending, Program, Settings};
@@ -60,11 +59,8 @@ pub(super) fn run(
         screens: args.screens,
     }));
     panel.snapshots = super::play::snapshots(args.lcd_dir.as_deref())?;
-    let (machine, stop_handles) = Brick::simulated(&sim).into_machine(config, &mut panel);
-    let session = Session::start(
-        log_path,
-        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
-    )?;
+    let (machine, emergency) = Brick::simulated(&sim, config).into_machine(config, &mut panel);
+    let session = Session::start(log_path, emergency)?;
     let stop = session.stop_request();
     let strategy = match args.human {
         HumanStrategy::Random => Strategy::Random,

@@ -93,6 +93,14 @@ pub enum Command {
     Config,
     /// Home the robot, measure its travel, read the paper and a mark, and suggest thresholds
     Calibrate(CalibrateArgs),
+    /// Started by the program itself on the brick: stops the motors if the program is killed
+    #[command(hide = true)]
+    Sentinel {
+        /// The motors' kinds, ports and polarity, as JSON
+        wiring: String,
+        /// The pen lift's homing duty, percent
+        pen_duty: String,
+    },
 }
 
 /// What every way of running the robot program shares.
@@ -332,6 +340,10 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let score_file = cli.score_file();
     match cli.command {
+        Command::Sentinel { wiring, pen_duty } => {
+            crate::app::sentinel::watch(&wiring, &pen_duty)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Engine(args) => engine::run(&args),
         Command::Console(args) => console::run(&args, &score_file),
         Command::Scores { json } => scores::show(&score_file, json),

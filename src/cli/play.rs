@@ -3,7 +3,7 @@
 use super::{PlayArgs, ProgramArgs};
 use crate::app::brick::Brick;
 use crate::app::panel::{Panel, PlainLines, Snapshots};
-use crate::app::safety::{self, EmergencyStop};
+use crate::app::safety;
 use crate::app::session::{start_log, Session};
 use crate::app::{Ending, NoOne, Program, Settings};
 use crate::config::RobotConfig;
@@ -33,8 +33,7 @@ pub(super) fn run(
     let console = take_over_console(&mut panel);
     panel.snapshots = snapshots(args.program.lcd_dir.as_deref())?;
     let brick = Brick::ev3dev(config, &mut panel)?;
-    let (machine, stop_handles) = brick.into_machine(config, &mut panel);
-    let emergency = EmergencyStop::new(stop_handles, config.pen.homing.duty_percent);
+    let (machine, emergency) = brick.into_machine(config, &mut panel);
     let emergency = match &console {
         Some(console) => emergency.also(console.restorer()),
         None => emergency,

@@ -2,7 +2,6 @@
 
 use super::BadInput;
 use crate::app::brick::GantryDevices;
-use crate::app::safety::EmergencyStop;
 use crate::app::session::Session;
 use crate::config::{BoardGeometry, RobotConfig, CONFIG_VARIABLE};
 use crate::hw::sim::picture::{self, Area};
@@ -61,19 +60,21 @@ pub(super) fn calibrate(
     let sim = options
         .sim
         .then(|| SimRobot::new(&SimBody::as_configured(config), &options.world));
+    let pen_duty = config.pen.homing.duty_percent;
     let devices = match &sim {
-        Some(sim) => GantryDevices::simulated(sim),
-        None => GantryDevices::ev3dev(&config.wiring()).context(
+        Some(sim) => GantryDevices::simulated(sim, pen_duty),
+        None => GantryDevices::ev3dev(&config.wiring(), pen_duty, &mut |line| {
+            let _ = writeln!(io::stdout(), "{line}");
+        })
+        .context(
             "cannot open the robot's motors and sensors (run this on the brick, or add --sim)",
         )?,
     };
+    let (robot, emergency) = devices.split();
     // The same guard as `play`: Ctrl-C or SIGTERM while an axis drives into its stop ends the
     // motion and makes the machine safe, and so does a panic.
-    let session = Session::start(
-        log_path,
-        EmergencyStop::new(devices.stop_handles, config.pen.homing.duty_percent),
-    )?;
-    let mut gantry = Gantry::new(devices.robot, config.clone());
+    let session = Session::start(log_path, emergency)?;
+    let mut gantry = Gantry::new(robot, config.clone());
     gantry.obey(session.stop_request());
     let mut tell = |step: Step| {
         let _ = writeln!(io::stdout(), "{step}");

@@ -8,7 +8,6 @@
 use super::SimArgs;
 use crate::app::brick::Brick;
 use crate::app::panel::{Mirror, Panel};
-use crate::app::safety::EmergencyStop;
 use crate::app::session::Session;
 use crate::app::{Person, Program};
 use crate::config::{BoardGeometry, RobotConfig};
@@ -91,16 +90,13 @@ pub(super) fn run(
     let shown: SharedShown = Arc::default();
     let mut panel = Panel::new(Box::new(TerminalMirror(shown.clone())));
     panel.snapshots = super::play::snapshots(args.program.lcd_dir.as_deref())?;
-    let mut brick = Brick::simulated(&sim);
+    let mut brick = Brick::simulated(&sim, config);
     brick.gantry.robot.clock = Box::new(PacedClock {
         clock: sim.clock(),
         speed: args.speed,
     });
-    let (machine, stop_handles) = brick.into_machine(config, &mut panel);
-    let session = Session::start(
-        log_path,
-        EmergencyStop::new(stop_handles, config.pen.homing.duty_percent),
-    )?;
+    let (machine, emergency) = brick.into_machine(config, &mut panel);
+    let session = Session::start(log_path, emergency)?;
     let stop = session.stop_request();
     let mut person = KeyboardPerson {
         sim: sim.clone(),

@@ -121,6 +121,28 @@ impl Tree {
         }
     }
 
+    /// The motor folders powered (running or holding) now: by the physics when the brick has
+    /// them, else by the `state` files.
+    pub fn powered_motors(&mut self) -> Vec<String> {
+        if let Some(physics) = &mut self.physics {
+            physics.catch_up();
+            let driven = physics.sim.world().driven_motors();
+            let mut folders: Vec<String> = physics
+                .motors
+                .iter()
+                .filter(|(_, (axis, _))| driven.contains(axis))
+                .map(|(folder, _)| folder.clone())
+                .collect();
+            folders.sort();
+            return folders;
+        }
+        ["motor0", "motor1", "motor2"]
+            .into_iter()
+            .filter(|m| !self.value(&format!("tacho-motor/{m}/state")).is_empty())
+            .map(String::from)
+            .collect()
+    }
+
     /// Sets an attribute's stored value, by path under sys/class.
     pub fn set(&mut self, class_path: &str, new: &str) {
         self.store(&format!("{CLASS}/{class_path}"), new);
