@@ -432,8 +432,7 @@ impl RobotConfig {
             path: path.to_string(),
             message,
         };
-        let given: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+        let given = crate::strict_json::parse(text).map_err(|e| parse_error(e.to_string()))?;
         if !given.is_object() {
             return Err(parse_error("must be a JSON object".to_string()));
         }
@@ -522,10 +521,28 @@ impl RobotConfig {
                 self.touch_port
             ),
         )?;
+        check(
+            self.motion_timeout_slack_ms <= 60_000,
+            "motion_timeout_slack_ms",
+            format!(
+                "is {}; it must be from 0 to 60000 (a minute)",
+                self.motion_timeout_slack_ms
+            ),
+        )?;
         for (field, axis) in [("columns", &self.columns), ("rows", &self.rows)] {
             axis.validate(field)?;
         }
         let pen = &self.pen;
+        check(
+            (10..=3600).contains(&pen.travel_deg),
+            "pen.travel_deg",
+            format!("is {}; it must be from 10 to 3600", pen.travel_deg),
+        )?;
+        check(
+            pen.settle_ms <= 5_000,
+            "pen.settle_ms",
+            format!("is {}; it must be from 0 to 5000", pen.settle_ms),
+        )?;
         check(
             pen.down_deg > 0 && pen.down_deg + pen.homing.backoff_deg < pen.travel_deg,
             "pen.down_deg",
@@ -545,6 +562,28 @@ impl RobotConfig {
         check_speed("pen.speed_deg_per_s", pen.speed_deg_per_s, pen.kind)?;
         pen.homing.validate("pen.homing")?;
         let board = &self.board;
+        // Positions stay far inside i32, so no sum of them can overflow.
+        for (field, point) in [
+            ("board.grid_origin_deg", board.grid_origin_deg),
+            ("board.sheet_min_deg", board.sheet_min_deg),
+            ("board.sheet_max_deg", board.sheet_max_deg),
+            ("sensing.sensor_offset_deg", self.sensing.sensor_offset_deg),
+        ] {
+            check(
+                point.columns.abs() <= 10_000 && point.rows.abs() <= 10_000,
+                field,
+                format!(
+                    "is {}, {}; each must be from -10000 to 10000",
+                    point.columns, point.rows
+                ),
+            )?;
+        }
+        check(
+            board.sheet_min_deg.columns < board.sheet_max_deg.columns
+                && board.sheet_min_deg.rows < board.sheet_max_deg.rows,
+            "board.sheet_max_deg",
+            "must lie beyond board.sheet_min_deg on both axes".to_string(),
+        )?;
         check(
             (10..=1000).contains(&board.square_deg),
             "board.square_deg",
@@ -573,9 +612,20 @@ impl RobotConfig {
             ),
         )?;
         check(
-            board.approach_deg >= 0,
+            (0..=1000).contains(&board.approach_deg),
             "board.approach_deg",
-            format!("is {}; it cannot be negative", board.approach_deg),
+            format!("is {}; it must be from 0 to 1000", board.approach_deg),
+        )?;
+        // The winning line runs through the end squares' centres and this far beyond: up to
+        // half a square keeps it on the grid, which must lie on the sheet and in the travel.
+        check(
+            (0..=board.square_deg / 2).contains(&board.win_line_overhang_deg),
+            "board.win_line_overhang_deg",
+            format!(
+                "is {}; it must be from 0 to half a square ({}), or the line leaves the grid",
+                board.win_line_overhang_deg,
+                board.square_deg / 2
+            ),
         )?;
         let min = board.grid_origin_deg;
         let max = self.grid_max();
@@ -750,21 +800,29 @@ impl HomingConfig {
                 "duty_percent is {}; it must be from 5 to 100",
                 self.duty_percent
             ))
-        } else if self.stall_confirm_ms == 0 {
-            Some("stall_confirm_ms is 0; a stall must last to count".to_string())
+        } else if !(1..=5_000).contains(&self.stall_confirm_ms) {
+            Some(format!(
+                "stall_confirm_ms is {}; it must be from 1 to 5000 (a stall must last to count)",
+                self.stall_confirm_ms
+            ))
+        } else if self.ignore_start_ms > 5_000 {
+            Some(format!(
+                "ignore_start_ms is {}; it must be from 0 to 5000",
+                self.ignore_start_ms
+            ))
         } else if !(1..=500).contains(&self.poll_ms) {
             Some(format!(
                 "poll_ms is {}; it must be from 1 to 500",
                 self.poll_ms
             ))
-        } else if self.moved_deg < 1 {
+        } else if !(1..=90).contains(&self.moved_deg) {
             Some(format!(
-                "moved_deg is {}; it must be at least 1",
+                "moved_deg is {}; it must be from 1 to 90",
                 self.moved_deg
             ))
-        } else if self.backoff_deg < 0 {
+        } else if !(0..=360).contains(&self.backoff_deg) {
             Some(format!(
-                "backoff_deg is {}; it cannot be negative",
+                "backoff_deg is {}; it must be from 0 to 360",
                 self.backoff_deg
             ))
         } else if !(0..=20).contains(&self.still_deg) {

@@ -15,4 +15,5 @@ pub mod config;
 pub mod hw;
 pub mod motion;
 pub mod scoreboard;
+pub mod strict_json;
 pub mod ui;

@@ -3,6 +3,7 @@
 
 use super::gantry::{square_name, ReadSpread};
 use super::{sensing, Axis, Gantry, MotionError};
+use crate::config::SensingConfig;
 use crate::game::Cell;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -40,8 +41,14 @@ impl Calibration {
             return None;
         }
         let halfway = (blank + mark) / 2.0;
-        // Within the range the config accepts, so the suggestion always loads.
-        Some(((1.0 - halfway / blank) * 100.0).round().clamp(5.0, 95.0) as u8)
+        // Within the range the config accepts, so the suggestion always loads: up to 95, and no
+        // lower than the faint-mark floor, which may not exceed it (nor 5).
+        let floor = SensingConfig::default().faint_contrast_percent.max(5);
+        Some(
+            ((1.0 - halfway / blank) * 100.0)
+                .round()
+                .clamp(f64::from(floor), 95.0) as u8,
+        )
     }
 
     /// The pen depth to configure: two degrees past where it meets the paper, so it presses
@@ -226,4 +233,47 @@ pub fn calibrate(
         read_period: gantry.read_period(),
         between_reads: gantry.between_reads(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RobotConfig;
+
+    fn calibration(blank: u8, mark: f64) -> Calibration {
+        Calibration {
+            homing: Default::default(),
+            columns_far_stop_deg: 550,
+            rows_far_stop_deg: 370,
+            blank_percent: [blank; 9],
+            mark_percent: Some(mark),
+            pen_contact_deg: 28,
+            noise_percent: 1.0,
+            read_period: Duration::from_millis(10),
+            between_reads: None,
+        }
+    }
+
+    #[test]
+    fn every_suggested_contrast_loads_into_the_config() {
+        for (blank, mark) in [
+            (70, 69.9),
+            (70, 68.0),
+            (70, 40.0),
+            (70, 1.0),
+            (100, 0.0),
+            (1, 0.5),
+        ] {
+            let contrast = calibration(blank, mark)
+                .suggested_contrast_percent()
+                .expect("the mark is darker than the paper");
+            let mut config = RobotConfig::default();
+            config.sensing.mark_contrast_percent = contrast;
+            assert_eq!(
+                config.validate(),
+                Ok(()),
+                "blank {blank}%, mark {mark}%: suggested {contrast}"
+            );
+        }
+    }
 }

@@ -32,7 +32,7 @@ type OnTick<'a> = &'a mut dyn FnMut(&mut Gantry, Duration, &[i32]) -> Result<()>
 const NEAR_TARGET_DEG: i32 = 20;
 
 /// What homing found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct HomingReport {
     /// How far each joint travelled before it met its end stop.
     pub columns_travelled_deg: i32,
