@@ -719,3 +719,91 @@ fn machine_without_battery(sim: &SimRobot) -> Machine {
         battery: None,
     }
 }
+
+#[test]
+fn a_scoreboard_that_cannot_keep_the_game_is_found_before_the_robot_moves() {
+    let mut rig = Rig::new(Strategy::Random, 24);
+    let robot_json = rig.folder.path().join("robot.json");
+    std::fs::write(&robot_json, RobotConfig::default_json()).unwrap();
+    rig.scores = ScoreFile::new(&robot_json);
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 24);
+    assert!(games.is_empty());
+    let Ending::Failed(error) = ending else {
+        panic!("the run ended {ending:?}")
+    };
+    let said = format!("{error:#}");
+    assert!(said.contains("robot.json is not a scoreboard"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&robot_json).unwrap(),
+        RobotConfig::default_json(),
+        "the robot config is left as it was"
+    );
+    assert!(
+        rig.sim.world().paper().strokes().next().is_none(),
+        "nothing was drawn"
+    );
+}
+
+/// Plays perfectly, and on the last move takes the scoreboard away: a folder stands in its
+/// place, as if the card were swapped.
+struct ScoreboardThief {
+    inner: ScriptedHuman,
+    scores: std::path::PathBuf,
+}
+
+impl ev3_tictactoe::app::Person for ScoreboardThief {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
+        self.inner.your_move(board, mark);
+        if board.empty_cells().count() <= 2 {
+            let _ = std::fs::remove_file(&self.scores);
+            let _ = std::fs::create_dir(&self.scores);
+        }
+    }
+}
+
+#[test]
+fn a_game_that_cannot_be_recorded_is_kept_beside_the_scoreboard_and_said() {
+    let rig = Rig::new(Strategy::Perfect, 25);
+    let sim = rig.sim.clone();
+    let mut thief = ScoreboardThief {
+        inner: ScriptedHuman::new(
+            sim.clone(),
+            RobotConfig::default().board,
+            Strategy::Perfect,
+            ChaCha8Rng::seed_from_u64(25),
+        ),
+        scores: rig.scores.path().to_path_buf(),
+    };
+    let ending = Program::new(
+        machine_without_battery(&sim),
+        Panel::new(Box::new(rig.screens.clone())),
+        rig.scores.clone(),
+        &mut thief,
+        StopRequest::new(),
+        Settings {
+            seed: Some(25),
+            ..Settings::default()
+        },
+    )
+    .run_games(&Difficulty::hard(), FirstMove::Human, 1);
+    let Ending::Failed(error) = ending else {
+        panic!("the run ended {ending:?}")
+    };
+    let said = format!("{error:#}");
+    assert!(said.contains("the result is kept in"), "{said}");
+    let kept: Vec<_> = std::fs::read_dir(rig.folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("scoreboard.json.unrecorded-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{said}");
+    let game: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept[0]).unwrap()).unwrap();
+    assert_eq!(game["level"], "hard");
+    assert_eq!(game["result"], "draw", "perfect play against hard");
+    rig.assert_safe();
+}

@@ -59,6 +59,10 @@ impl Program<'_> {
     /// Plays one game. Errors and stop requests end it without touching the scoreboard; an
     /// idle timeout while waiting for the human counts it as abandoned.
     pub fn play_game(&mut self, difficulty: &Difficulty, first: FirstMove) -> Flow<GameReport> {
+        // Found now, not after a whole game that then could not be kept.
+        self.scores
+            .check_usable()
+            .context("the scoreboard cannot keep this game's result")?;
         let human = match first {
             FirstMove::Human => Mark::X,
             FirstMove::Robot => Mark::O,
@@ -96,8 +100,7 @@ impl Program<'_> {
             Err(other) => return Err(other),
         };
         let (result, title, cue) = match &finish {
-            Finish::Won { winner, line } => {
-                self.strike(line)?;
+            Finish::Won { winner, .. } => {
                 if *winner == human {
                     (GameResult::HumanWon, "You win!", Cue::HumanWon)
                 } else {
@@ -107,10 +110,14 @@ impl Program<'_> {
             Finish::Draw => (GameResult::Draw, "A draw", Cue::Draw),
             Finish::Void { .. } => (GameResult::Abandoned, "Game void", Cue::Invalid),
         };
+        // Kept before the robot moves again, so a jam while striking the line loses nothing.
+        let (recorded, scores) = self.record(difficulty, result)?;
+        if let Finish::Won { line, .. } = &finish {
+            self.strike(line)?;
+        }
         self.gantry.park()?;
         self.panel.activity(Activity::Menu);
         self.panel.cue(cue);
-        let (recorded, scores) = self.record(difficulty, result)?;
         let summary = match (&finish, result) {
             (Finish::Void { squares }, _) => format!(
                 "I saw new marks at {}: one at a time, please.",
@@ -407,10 +414,25 @@ impl Program<'_> {
         difficulty: &Difficulty,
         result: GameResult,
     ) -> Flow<(Recorded, crate::scoreboard::Scoreboard)> {
-        let (recorded, scores, notice) = self
-            .scores
-            .record(difficulty, result, SystemTime::now())
-            .context("recording the game on the scoreboard")?;
+        let at = SystemTime::now();
+        let (recorded, scores, notice) = match self.scores.record(difficulty, result, at) {
+            Ok(done) => done,
+            Err(error) => {
+                // Never dropped: the result goes to a file of its own beside the scoreboard.
+                let kept = self.scores.save_unrecorded(difficulty, result, at);
+                let kept = match kept {
+                    Ok(path) => format!("the result is kept in {}", path.display()),
+                    Err(why) => format!("and could not be kept beside it either: {why}"),
+                };
+                log::error!(
+                    "recording {result:?} at {} failed: {error}; {kept}",
+                    difficulty.name
+                );
+                return Err(Stop::Failed(
+                    anyhow::Error::new(error).context(format!("recording the game ({kept})")),
+                ));
+            }
+        };
         if let Some(notice) = notice {
             self.panel.note(&notice.to_string());
         }

@@ -1,14 +1,30 @@
 //! `ev3-tictactoe scores` and `reset-scores`.
 
 use crate::scoreboard::store::{ResetOutcome, ScoreFile};
+use crate::scoreboard::Scoreboard;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// Shows the scores, changing nothing: no file is created, nothing is set aside.
 pub(super) fn show(file: &ScoreFile, json: bool) -> anyhow::Result<ExitCode> {
-    let (scores, notice) = file.load()?;
-    if let Some(notice) = notice {
-        eprintln!("note: {notice}");
-    }
+    let scores = match file.read()? {
+        Some(Ok(scores)) => scores,
+        None => {
+            eprintln!(
+                "note: no scoreboard at {} yet; the first game played makes it",
+                file.path().display()
+            );
+            Scoreboard::new()
+        }
+        Some(Err(reason)) => {
+            eprintln!(
+                "note: the scoreboard {} cannot be used ({reason}); the next game moves it \
+                 aside, keeping its bytes, and starts a new one",
+                file.path().display()
+            );
+            Scoreboard::new()
+        }
+    };
     let mut out = io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(&scores)?)?;

@@ -11,6 +11,7 @@
 //!
 //! ```json
 //! {
+//!   "format": "ev3-tictactoe scoreboard",
 //!   "version": 1,
 //!   "current_score": 0,
 //!   "levels": {
@@ -21,6 +22,9 @@
 //! }
 //! ```
 //!
+//! - `format`: what the file is; a file without it is read as a scoreboard only if it has
+//!   `levels` or `current_score` (it was written before the marker), so no other JSON is taken
+//!   for one.
 //! - `version`: the schema; a file without it is read as version 1, a newer one is set aside.
 //! - `current_score`: the running score described above; counts are whole numbers from 0.
 //! - `levels`: one record per difficulty name; a missing level reads as all zeros.
@@ -38,6 +42,9 @@ use std::time::SystemTime;
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// What every scoreboard file says it is, so that no other JSON is taken for one.
+pub const FORMAT: &str = "ev3-tictactoe scoreboard";
 
 /// How a game ended, from the human's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +89,8 @@ pub struct LevelRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Scoreboard {
+    /// Always [`FORMAT`].
+    pub format: String,
     pub version: u32,
     pub current_score: u32,
     pub levels: BTreeMap<String, LevelRecord>,
@@ -110,6 +119,7 @@ impl Scoreboard {
     /// All zeros, with a record for each built-in level.
     pub fn new() -> Scoreboard {
         Scoreboard {
+            format: FORMAT.to_string(),
             version: SCHEMA_VERSION,
             current_score: 0,
             levels: Difficulty::levels()
