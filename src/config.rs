@@ -400,11 +400,8 @@ impl Default for SensingConfig {
 /// A config that cannot be used, naming the field and the problem.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read robot config {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("cannot read robot config {path}: {cause}")]
+    Read { path: String, cause: std::io::Error },
     #[error("robot config {path}: {message}")]
     Parse { path: String, message: String },
     #[error("robot config {path}: {field} {problem}")]
@@ -419,9 +416,9 @@ impl RobotConfig {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> Result<RobotConfig, ConfigError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read {
             path: shown.clone(),
-            source,
+            cause,
         })?;
         RobotConfig::parse(&text, &shown)
     }

@@ -1,5 +1,7 @@
 use clap::Parser;
 use ev3_tictactoe::cli::{is_broken_pipe, run, BadInput, Cli, EXIT_BAD_INPUT};
+use ev3_tictactoe::config::CONFIG_VARIABLE;
+use ev3_tictactoe::scoreboard::store::PATH_VARIABLE;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -8,6 +10,13 @@ fn main() -> ExitCode {
     if let Err(error) = ev3_tictactoe::app::session::install_signal_handlers() {
         eprintln!("error: {error:#}");
         return ExitCode::FAILURE;
+    }
+    // clap would blame an empty variable on the option it stands for.
+    for variable in [PATH_VARIABLE, CONFIG_VARIABLE] {
+        if std::env::var_os(variable).is_some_and(|value| value.is_empty()) {
+            eprintln!("error: {variable} is set but empty: unset it, or name a file in it");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
     }
     let cli = Cli::parse();
     match run(cli) {

@@ -114,7 +114,7 @@ pub struct ProgramArgs {
     #[arg(long, value_name = "FOLDER")]
     pub lcd_dir: Option<PathBuf>,
     /// Seed for the robot's random choices [default: random]
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
 }
 
@@ -149,7 +149,7 @@ pub struct SimArgs {
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// How many games to play
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000), allow_hyphen_values = true)]
     pub games: u32,
     /// How well the robot plays
     #[arg(long, value_enum, default_value_t = Level::Hard)]
@@ -161,7 +161,7 @@ pub struct DemoArgs {
     #[arg(long, value_enum, default_value_t = Starter::Coin)]
     pub first: Starter,
     /// Seed for the robot's and the human's choices, so a demo can be repeated [default: 1]
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
     /// Save the last game's sheet here (.svg, or .png)
     #[arg(long, value_name = "FILE", default_value = "demo-sheet.svg")]
@@ -238,7 +238,12 @@ pub struct CalibrateArgs {
     #[arg(long)]
     pub sim: bool,
     /// How long to wait for the touch sensor after asking for a mark, in seconds
-    #[arg(long, default_value_t = 120, value_name = "SECONDS")]
+    #[arg(
+        long,
+        default_value_t = 120,
+        value_name = "SECONDS",
+        allow_hyphen_values = true
+    )]
     pub wait: u64,
     /// With --sim: save the simulated sheet here (.svg, or .png)
     #[arg(long, value_name = "FILE", requires = "sim")]
@@ -252,10 +257,10 @@ pub struct CalibrateArgs {
 #[derive(Debug, Clone, Args)]
 pub struct VariantArgs {
     /// Board side, from 3 to 10 [default: 3, or the size of the BOARD given]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10), allow_hyphen_values = true)]
     pub size: Option<u8>,
     /// Marks in a row that win, from 3 to the board side [default: the board side]
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10))]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10), allow_hyphen_values = true)]
     pub k: Option<u8>,
 }
 
@@ -267,7 +272,7 @@ pub struct EngineArgs {
     #[arg(long, value_enum, default_value_t = Level::Hard)]
     pub difficulty: Level,
     /// Seed for every random choice, so that answers can be reproduced [default: random]
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
     /// The position to answer; without it, positions are read from standard input
     pub board: Option<String>,
@@ -284,7 +289,7 @@ pub struct ConsoleArgs {
     #[arg(long, value_enum, default_value_t = First::Human)]
     pub first: First,
     /// Seed for the robot's random choices [default: random]
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
 }
 

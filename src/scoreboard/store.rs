@@ -70,17 +70,17 @@ impl fmt::Display for Notice {
 pub enum StoreError {
     #[error("{} is not a scoreboard ({reason}); it was left as it is: name another file with --scores", path.display())]
     NotAScoreboard { path: PathBuf, reason: String },
-    #[error("cannot lock the scoreboard {} for writing: {source}", path.display())]
-    Lock { path: PathBuf, source: io::Error },
-    #[error("cannot read the scoreboard {}: {source}", path.display())]
-    Read { path: PathBuf, source: io::Error },
-    #[error("cannot write the scoreboard {}: {source}", path.display())]
-    Write { path: PathBuf, source: io::Error },
-    #[error("cannot move the scoreboard {} aside to {}: {source}", path.display(), to.display())]
+    #[error("cannot lock the scoreboard {} for writing: {cause}", path.display())]
+    Lock { path: PathBuf, cause: io::Error },
+    #[error("cannot read the scoreboard {}: {cause}", path.display())]
+    Read { path: PathBuf, cause: io::Error },
+    #[error("cannot write the scoreboard {}: {cause}", path.display())]
+    Write { path: PathBuf, cause: io::Error },
+    #[error("cannot move the scoreboard {} aside to {}: {cause}", path.display(), to.display())]
     MoveAside {
         path: PathBuf,
         to: PathBuf,
-        source: io::Error,
+        cause: io::Error,
     },
 }
 
@@ -152,7 +152,7 @@ impl ScoreFile {
         let path = self.resolved();
         match std::fs::metadata(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => return Err(StoreError::Read { path, source }),
+            Err(cause) => return Err(StoreError::Read { path, cause }),
             Ok(meta) if !meta.is_file() => {
                 let what = if meta.is_dir() {
                     "a folder"
@@ -166,9 +166,9 @@ impl ScoreFile {
             }
             Ok(_) => {}
         }
-        let bytes = std::fs::read(&path).map_err(|source| StoreError::Read {
+        let bytes = std::fs::read(&path).map_err(|cause| StoreError::Read {
             path: self.path.clone(),
-            source,
+            cause,
         })?;
         match parse(&bytes) {
             Parsed::Ours(scores) => Ok(Some(Ok(scores))),
@@ -187,9 +187,9 @@ impl ScoreFile {
         self.read()?;
         tempfile::tempfile_in(folder_of(&self.resolved()))
             .map(drop)
-            .map_err(|source| StoreError::Write {
+            .map_err(|cause| StoreError::Write {
                 path: self.path.clone(),
-                source,
+                cause,
             })
     }
 
@@ -207,9 +207,9 @@ impl ScoreFile {
             .file_name()
             .map_or_else(|| DEFAULT_FILE.into(), |n| n.to_string_lossy().into_owned());
         let folder = folder_of(&target);
-        let lock_error = |source| StoreError::Lock {
+        let lock_error = |cause| StoreError::Lock {
             path: self.path.clone(),
-            source,
+            cause,
         };
         let handle = std::fs::File::open(folder).map_err(lock_error)?;
         let lock = Flock::lock(handle, FlockArg::LockExclusive)
@@ -220,9 +220,9 @@ impl ScoreFile {
 
     /// Replaces the file with `scores`, atomically.
     pub fn save(&self, scores: &Scoreboard) -> Result<(), StoreError> {
-        let write_error = |source| StoreError::Write {
+        let write_error = |cause| StoreError::Write {
             path: self.path.clone(),
-            source,
+            cause,
         };
         let mut text =
             serde_json::to_vec_pretty(scores).map_err(|e| write_error(io::Error::other(e)))?;
@@ -291,10 +291,10 @@ impl ScoreFile {
     /// Renames the file to `<name>.<why>-<UTC time>` (with a number if that exists too).
     fn move_aside(&self, why: &str) -> Result<PathBuf, StoreError> {
         let to = self.aside_name(why);
-        std::fs::rename(self.resolved(), &to).map_err(|source| StoreError::MoveAside {
+        std::fs::rename(self.resolved(), &to).map_err(|cause| StoreError::MoveAside {
             path: self.path.clone(),
             to: to.clone(),
-            source,
+            cause,
         })?;
         Ok(to)
     }
@@ -305,10 +305,10 @@ impl ScoreFile {
         let from = self.resolved();
         std::fs::hard_link(&from, &to)
             .or_else(|_| std::fs::copy(&from, &to).map(|_| ()))
-            .map_err(|source| StoreError::MoveAside {
+            .map_err(|cause| StoreError::MoveAside {
                 path: self.path.clone(),
                 to: to.clone(),
-                source,
+                cause,
             })?;
         Ok(to)
     }

@@ -86,6 +86,10 @@ pub enum BoardError {
     Empty,
     #[error("row {row} has {len} cells but the board has {rows} row{}: it must be square", if *rows == 1 { "" } else { "s" })]
     NotSquare { rows: usize, row: usize, len: usize },
+    #[error(
+        "row {row} is empty: a '/' too many? Rows are separated by '/', with none at either end"
+    )]
+    EmptyRow { row: usize },
     #[error("the board is {found}x{found} but the size asked for is {expected}x{expected}")]
     WrongSize { found: usize, expected: usize },
     #[error(transparent)]
@@ -151,6 +155,9 @@ impl Board {
             return Err(BoardError::Empty);
         }
         let rows: Vec<&str> = text.split('/').collect();
+        if let Some(row) = rows.iter().position(|cells| cells.is_empty()) {
+            return Err(BoardError::EmptyRow { row });
+        }
         for (row, cells) in rows.iter().enumerate() {
             if let Some((col, ch)) = cells
                 .chars()
@@ -374,6 +381,9 @@ mod tests {
             err("X.Z/.../..."),
             "bad character 'Z' at row 0, column 2: a cell is X, O or '.'"
         );
+        assert!(err("X../.../.../").starts_with("row 3 is empty: a '/' too many?"));
+        assert!(err("/X../.../...").starts_with("row 0 is empty"));
+        assert!(err("X..//.../...").starts_with("row 1 is empty"));
         assert!(err("XX./.../...").starts_with("impossible counts: 2 X and 0 O"));
         assert!(err("O../.../...").starts_with("impossible counts: 0 X and 1 O"));
         assert!(err("XXX/OOO/X..").contains("both X and O"));
