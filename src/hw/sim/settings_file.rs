@@ -85,8 +85,15 @@ impl WorldFile {
         let shown = path.display();
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the world file {shown}: {e}"))?;
-        let mut json = serde_json::Deserializer::from_str(&text);
-        let world: WorldFile = serde_path_to_error::deserialize(&mut json)
+        // An object, its keys once each: serde would also take a list of the fields in order.
+        let value = crate::strict_json::parse(&text)
+            .map_err(|e| format!("world file {shown}: {e}"))?;
+        if !value.is_object() {
+            return Err(format!(
+                "world file {shown}: must be a JSON object of settings, such as {{\"sensor_noise_percent\": 3}}"
+            ));
+        }
+        let world: WorldFile = serde_path_to_error::deserialize(value)
             .map_err(|e| format!("world file {shown}: {}: {}", e.path(), e.inner()))?;
         world
             .check()
