@@ -1,6 +1,7 @@
 //! One game on paper: home, draw the grid, read the blank paper, then turns until the end; strike
 //! through a win, record the result, and say it.
 
+use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Mark, Rules, Status};
@@ -85,20 +86,43 @@ impl Program<'_> {
             }
         );
         self.person.new_sheet();
-        let mut board = Board::empty(Rules::classic());
-        let mut moves = Vec::new();
-        let finish = match self.set_up_sheet(difficulty, human) {
-            Ok(blank) => self.turns(difficulty, human, &blank, &mut board, &mut moves),
-            Err(stop) => Err(stop),
-        };
-        let finish = match finish {
-            Ok(finish) => finish,
+        let blank = match self.set_up_sheet(difficulty, human) {
+            Ok(blank) => blank,
             Err(Stop::Idle) => {
                 self.record(difficulty, GameResult::Abandoned)?;
                 return Err(Stop::Idle);
             }
             Err(other) => return Err(other),
         };
+        let journal = GameJournal::new(&difficulty.name, human, &blank);
+        self.keep_journal(&journal);
+        let board = Board::empty(Rules::classic());
+        self.play_on(difficulty, blank, board, journal, started)
+    }
+
+    /// Plays the game `journal` holds to its end from `board`, records it and shows the
+    /// result.
+    pub(super) fn play_on(
+        &mut self,
+        difficulty: &Difficulty,
+        blank: BlankPaper,
+        mut board: Board,
+        mut journal: GameJournal,
+        started: Duration,
+    ) -> Flow<GameReport> {
+        let human = journal.human;
+        let finish = self.turns(difficulty, &blank, &mut board, &mut journal);
+        let finish = match finish {
+            Ok(finish) => finish,
+            Err(Stop::Idle) => {
+                self.record(difficulty, GameResult::Abandoned)?;
+                self.journal.clear();
+                return Err(Stop::Idle);
+            }
+            // Anything else may end the program: the journal stays for the next run.
+            Err(other) => return Err(other),
+        };
+        let moves: Vec<(Mark, Cell)> = journal.marked().collect();
         let (result, title, cue) = match &finish {
             Finish::Won { winner, .. } => {
                 if *winner == human {
@@ -112,6 +136,7 @@ impl Program<'_> {
         };
         // Kept before the robot moves again, so a jam while striking the line loses nothing.
         let (recorded, scores) = self.record(difficulty, result)?;
+        self.journal.clear();
         if let Finish::Won { line, .. } = &finish {
             self.strike(line)?;
         }
@@ -234,11 +259,11 @@ impl Program<'_> {
     fn turns(
         &mut self,
         difficulty: &Difficulty,
-        human: Mark,
         blank: &BlankPaper,
         board: &mut Board,
-        moves: &mut Vec<(Mark, Cell)>,
+        journal: &mut GameJournal,
     ) -> Flow<Finish> {
+        let human = journal.human;
         let mut unconfirmed = Vec::new();
         loop {
             match board.status() {
@@ -248,7 +273,8 @@ impl Program<'_> {
                     match self.human_turn(human, blank, board, &mut unconfirmed)? {
                         Ok(cell) => {
                             *board = board.play(cell).context("the human's move")?;
-                            moves.push((human, cell));
+                            journal.moves.push(cell);
+                            self.keep_journal(journal);
                         }
                         Err(squares) => return Ok(Finish::Void { squares }),
                     }
@@ -256,7 +282,8 @@ impl Program<'_> {
                 Status::ToMove(mark) => {
                     let cell = self.robot_turn(difficulty, mark, board)?;
                     *board = board.play(cell).context("the robot's move")?;
-                    moves.push((mark, cell));
+                    journal.moves.push(cell);
+                    self.keep_journal(journal);
                     unconfirmed.push(Unconfirmed {
                         cell,
                         mark,
@@ -409,7 +436,7 @@ impl Program<'_> {
         Ok(())
     }
 
-    fn record(
+    pub(super) fn record(
         &mut self,
         difficulty: &Difficulty,
         result: GameResult,

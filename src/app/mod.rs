@@ -5,7 +5,9 @@
 
 pub mod brick;
 pub mod game;
+pub mod journal;
 pub mod panel;
+mod resume;
 pub mod safety;
 pub mod scripted;
 pub mod sentinel;
@@ -21,6 +23,7 @@ use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::{Action, FirstMove, Key, Menu};
 use crate::ui::view::View;
 use game::GameReport;
+use journal::JournalFile;
 use panel::Panel;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -36,6 +39,9 @@ pub trait Person {
     fn new_sheet(&mut self) {}
     /// The program waits for a button on `menu`.
     fn at_menu(&mut self, _menu: &Menu) {}
+    /// The program asks whether to go on with a game that was cut short (centre: yes, down:
+    /// no) and waits for a button.
+    fn asked_to_go_on(&mut self) {}
     /// The program waits for the human, who plays `mark`, to move on `board` and press the
     /// touch sensor.
     fn your_move(&mut self, _board: &Board, _mark: Mark) {}
@@ -65,6 +71,9 @@ pub struct Settings {
     /// The seed of every random choice (the levels' mistakes, the coin for who starts), so a
     /// run can be repeated; `None`: a fresh one each run.
     pub seed: Option<u64>,
+    /// Each move is journalled beside the scores, and a game cut short is offered again at the
+    /// next start. Off for a simulated sheet, which does not outlive the program.
+    pub resumable: bool,
 }
 
 impl Default for Settings {
@@ -76,6 +85,7 @@ impl Default for Settings {
             low_battery_v: 6.5,
             warning_shown_for: Duration::from_secs(3),
             result_shown_for: Duration::from_secs(5),
+            resumable: true,
             seed: None,
         }
     }
@@ -139,6 +149,8 @@ pub struct Program<'p> {
     pub battery: Option<Box<dyn Battery>>,
     pub panel: Panel,
     pub scores: ScoreFile,
+    /// The game in progress, beside the scores.
+    journal: JournalFile,
     pub rng: ChaCha8Rng,
     pub person: &'p mut dyn Person,
     pub stop: StopRequest,
@@ -176,6 +188,7 @@ impl<'p> Program<'p> {
             buttons,
             battery,
             panel,
+            journal: JournalFile::beside(&scores),
             scores,
             rng,
             person,
@@ -190,7 +203,10 @@ impl<'p> Program<'p> {
     /// The menu, until the person exits, the robot idles out, or something stops it.
     pub fn run_menu(&mut self) -> Ending {
         let flow = self.start().and_then(|()| match &self.buttons {
-            Ok(_) => self.menu_loop(),
+            Ok(_) => {
+                self.take_up_a_cut_short_game()?;
+                self.menu_loop()
+            }
             Err(why) => Err(Stop::Failed(anyhow::anyhow!(
                 "the brick's buttons cannot be read ({why}), so the menu cannot be used; \
                  play without it: ev3-tictactoe play --difficulty easy|medium|hard"
@@ -213,6 +229,9 @@ impl<'p> Program<'p> {
         report: &mut dyn FnMut(&GameReport),
     ) -> Ending {
         let flow = self.start().and_then(|()| {
+            if let Some(game) = self.take_up_a_cut_short_game()? {
+                report(&game);
+            }
             for _ in 0..games {
                 let game = self.play_game(difficulty, first)?;
                 report(&game);

@@ -109,6 +109,14 @@ impl Person for ScriptedHuman {
             .press_buttons_after(READ_THE_SCREEN, key.alone(), PRESS);
     }
 
+    fn asked_to_go_on(&mut self) {
+        if let Some(key) = self.keys.pop_front() {
+            self.sim
+                .world()
+                .press_buttons_after(READ_THE_SCREEN, key.alone(), PRESS);
+        }
+    }
+
     fn your_move(&mut self, board: &Board, mark: Mark) {
         let hand = HandMark::for_mark(mark);
         let squares = match self.turns.pop_front().unwrap_or(Turn::Play) {

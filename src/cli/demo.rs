@@ -93,6 +93,8 @@ pub(super) fn run(
         stop.clone(),
         Settings {
             seed: Some(args.seed),
+            // The simulated sheet goes with the demo.
+            resumable: false,
             ..Settings::default()
         },
     );

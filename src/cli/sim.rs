@@ -9,7 +9,7 @@ use super::SimArgs;
 use crate::app::brick::Brick;
 use crate::app::panel::{Mirror, Panel};
 use crate::app::session::Session;
-use crate::app::{Person, Program};
+use crate::app::{Person, Program, Settings};
 use crate::config::{BoardGeometry, RobotConfig};
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
@@ -102,7 +102,11 @@ pub(super) fn run(
         sim: sim.clone(),
         shown: shown.clone(),
     };
-    let settings = super::play::settings(&args.program);
+    let settings = Settings {
+        // The simulated sheet goes with the program.
+        resumable: false,
+        ..super::play::settings(&args.program)
+    };
     let mut program = Program::new(
         machine,
         panel,

@@ -86,8 +86,8 @@ impl WorldFile {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the world file {shown}: {e}"))?;
         // An object, its keys once each: serde would also take a list of the fields in order.
-        let value = crate::strict_json::parse(&text)
-            .map_err(|e| format!("world file {shown}: {e}"))?;
+        let value =
+            crate::strict_json::parse(&text).map_err(|e| format!("world file {shown}: {e}"))?;
         if !value.is_object() {
             return Err(format!(
                 "world file {shown}: must be a JSON object of settings, such as {{\"sensor_noise_percent\": 3}}"

@@ -1,0 +1,121 @@
+//! The game in progress, kept beside the scoreboard after every move, so a game the program
+//! did not live to finish (a crash, a kill, a flat battery) can be taken up again: the next run
+//! homes, reads the paper, checks it against these moves and plays on.
+//!
+//! The file (`<scoreboard>.game-in-progress`) is written atomically like the scoreboard, and
+//! removed once the game's result is recorded. It holds the blank paper read when the grid was
+//! drawn, since the marks now on the sheet would hide it.
+
+use crate::game::{Cell, Mark};
+use crate::motion::gantry::BlankPaper;
+use crate::motion::sensing::BlankSquare;
+use crate::scoreboard::store::ScoreFile;
+use atomic_write_file::AtomicWriteFile;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What the file says it is.
+const FORMAT: &str = "ev3-tictactoe game in progress";
+
+/// A game in progress, as journalled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameJournal {
+    format: String,
+    /// The level's name ("hard").
+    pub level: String,
+    /// The person's mark (X moves first).
+    pub human: Mark,
+    /// Every move so far, X's first.
+    pub moves: Vec<Cell>,
+    /// Each square's blank paper (level, noise) in percent, row by row.
+    blank: Vec<(f64, f64)>,
+}
+
+impl GameJournal {
+    pub fn new(level: &str, human: Mark, blank: &BlankPaper) -> GameJournal {
+        GameJournal {
+            format: FORMAT.to_string(),
+            level: level.to_string(),
+            human,
+            moves: Vec::new(),
+            blank: blank.squares.iter().map(|s| (s.level, s.noise)).collect(),
+        }
+    }
+
+    /// The blank paper as it was read before the first move.
+    pub fn blank(&self) -> Option<BlankPaper> {
+        let squares: Vec<BlankSquare> = self
+            .blank
+            .iter()
+            .map(|&(level, noise)| BlankSquare { level, noise })
+            .collect();
+        Some(BlankPaper {
+            squares: squares.try_into().ok()?,
+        })
+    }
+
+    /// The mark each move put down, in order.
+    pub fn marked(&self) -> impl Iterator<Item = (Mark, Cell)> + '_ {
+        self.moves.iter().enumerate().map(|(i, &cell)| {
+            let mark = if i % 2 == 0 { Mark::X } else { Mark::O };
+            (mark, cell)
+        })
+    }
+}
+
+/// The journal's file, beside the scoreboard.
+#[derive(Debug, Clone)]
+pub struct JournalFile {
+    path: PathBuf,
+}
+
+impl JournalFile {
+    pub fn beside(scores: &ScoreFile) -> JournalFile {
+        let mut name = scores
+            .path()
+            .file_name()
+            .map(|n| n.to_os_string())
+            .unwrap_or_else(|| "scoreboard.json".into());
+        name.push(".game-in-progress");
+        JournalFile {
+            path: scores.path().with_file_name(name),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the journal whole, replacing the last one.
+    pub fn save(&self, journal: &GameJournal) -> std::io::Result<()> {
+        let text = serde_json::to_vec_pretty(journal).map_err(std::io::Error::other)?;
+        let mut file = AtomicWriteFile::open(&self.path)?;
+        file.write_all(&text)?;
+        file.commit()
+    }
+
+    /// The game in progress, if one was cut short; `Err` if the file cannot be used.
+    pub fn load(&self) -> Result<Option<GameJournal>, String> {
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", self.path.display())),
+        };
+        let journal: GameJournal = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not a game journal: {e}", self.path.display()))?;
+        if journal.format != FORMAT || journal.blank().is_none() {
+            return Err(format!("{} is not a game journal", self.path.display()));
+        }
+        Ok(Some(journal))
+    }
+
+    /// The game is over and recorded (or given up): nothing to take up again.
+    pub fn clear(&self) {
+        if let Err(error) = std::fs::remove_file(&self.path) {
+            if error.kind() != std::io::ErrorKind::NotFound {
+                log::warn!("cannot remove {}: {error}", self.path.display());
+            }
+        }
+    }
+}

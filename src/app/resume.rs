@@ -1,0 +1,190 @@
+//! Taking up a game the program did not live to finish (see [`super::journal`]): ask, home,
+//! read the sheet, check it holds the journalled moves and nothing else, then play on.
+
+use super::game::GameReport;
+use super::journal::GameJournal;
+use super::{Flow, Program, Stop};
+use crate::ai::Difficulty;
+use crate::game::{Board, Cell, Rules, Status};
+use crate::motion::gantry::square_name;
+use crate::motion::sensing::NewMarks;
+use crate::scoreboard::GameResult;
+use crate::ui::cues::{Activity, Cue};
+use crate::ui::menu::Key;
+use crate::ui::view::View;
+
+impl Program<'_> {
+    /// Keeps `journal` beside the scores; a journal that cannot be written costs only the
+    /// chance to resume, so it is said, not fatal.
+    pub(super) fn keep_journal(&mut self, journal: &GameJournal) {
+        if !self.settings.resumable {
+            return;
+        }
+        if let Err(error) = self.journal.save(journal) {
+            log::warn!(
+                "cannot keep the game in progress in {}: {error}",
+                self.journal.path().display()
+            );
+        }
+    }
+
+    /// If a game was cut short, offers to go on with it and, if the person wants to, plays it
+    /// to its end. Giving it up counts it as abandoned.
+    pub(super) fn take_up_a_cut_short_game(&mut self) -> Flow<Option<GameReport>> {
+        if !self.settings.resumable {
+            return Ok(None);
+        }
+        let journal = match self.journal.load() {
+            Ok(None) => return Ok(None),
+            Ok(Some(journal)) => journal,
+            Err(why) => {
+                self.panel.note(&format!(
+                    "A game in progress was kept, but {why}; it is ignored."
+                ));
+                self.journal.clear();
+                return Ok(None);
+            }
+        };
+        let Some(difficulty) = Difficulty::levels()
+            .into_iter()
+            .find(|level| level.name == journal.level)
+        else {
+            self.panel.note(&format!(
+                "A game at level {:?} was cut short; this program has no such level, so it is \
+                 ignored.",
+                journal.level
+            ));
+            self.journal.clear();
+            return Ok(None);
+        };
+        let mut board = Board::empty(Rules::classic());
+        for &cell in &journal.moves {
+            match board.play(cell) {
+                Ok(next) => board = next,
+                Err(error) => {
+                    self.panel.note(&format!(
+                        "The game that was cut short cannot be replayed ({error}); it is ignored."
+                    ));
+                    self.journal.clear();
+                    return Ok(None);
+                }
+            }
+        }
+        log::info!(
+            "a game at {} was cut short after {} moves",
+            journal.level,
+            journal.moves.len()
+        );
+        if !self.person_wants_to_go_on(&journal, &board)? {
+            self.record(&difficulty, GameResult::Abandoned)?;
+            self.journal.clear();
+            return Ok(None);
+        }
+        let started = self.gantry.clock().now();
+        self.panel.activity(Activity::Busy);
+        self.panel.show(
+            View::new(
+                "Going on",
+                &["Finding the end stops, then reading the sheet. Hands off the robot."],
+            )
+            .with_board(&board),
+        );
+        let homing = self.gantry.home()?;
+        log::info!("homed: {homing:?}");
+        let blank = journal
+            .blank()
+            .expect("a loaded journal has its blank paper");
+        let empty: Vec<Cell> = board.empty_cells().collect();
+        let (seen, readings, missing) = self.gantry.read_board(&blank, &empty, &journal.moves)?;
+        for reading in &readings {
+            log::info!("read {}: {}", square_name(reading.cell), reading.describe());
+        }
+        self.gantry.park()?;
+        let human_to_move = board.status() == Status::ToMove(journal.human);
+        let mut journal = journal;
+        let mut problems: Vec<String> = missing
+            .iter()
+            .map(|&cell| {
+                let mark = board
+                    .get(cell)
+                    .map_or_else(|| "?".into(), |m| m.to_string());
+                format!("{} should hold {mark} but looks blank", square_name(cell))
+            })
+            .collect();
+        match seen {
+            NewMarks::None => {}
+            // Drawn while the program was away: the person's move.
+            NewMarks::One(cell) if human_to_move && problems.is_empty() => {
+                log::info!(
+                    "the person moved at {} while the program was away",
+                    square_name(cell)
+                );
+                board = board.play(cell).map_err(|e| Stop::Failed(e.into()))?;
+                journal.moves.push(cell);
+                self.keep_journal(&journal);
+            }
+            NewMarks::One(cell) => problems.push(format!(
+                "{} has a mark this game does not know",
+                square_name(cell)
+            )),
+            NewMarks::Several(cells) => {
+                problems.extend(cells.iter().map(|&cell| {
+                    format!("{} has a mark this game does not know", square_name(cell))
+                }))
+            }
+        }
+        if !problems.is_empty() {
+            let said = problems.join("; ");
+            log::warn!("the sheet does not match the game that was cut short: {said}");
+            self.record(&difficulty, GameResult::Abandoned)?;
+            self.journal.clear();
+            self.panel.cue(Cue::Invalid);
+            self.panel.show(
+                View::new(
+                    "Not the same sheet",
+                    &[
+                        &format!("This sheet does not match the game that was cut short: {said}."),
+                        "That game counts as abandoned. Put in a fresh sheet for the next one.",
+                    ],
+                )
+                .with_board(&board),
+            );
+            self.pause(self.settings.result_shown_for)?;
+            return Ok(None);
+        }
+        self.play_on(&difficulty, blank, board, journal, started)
+            .map(Some)
+    }
+
+    /// Asks whether to go on with the game cut short: centre yes, down no. Without buttons
+    /// (`play --difficulty`), it goes on: the person started the program to play.
+    fn person_wants_to_go_on(&mut self, journal: &GameJournal, board: &Board) -> Flow<bool> {
+        self.panel.activity(Activity::Menu);
+        self.panel.show(
+            View::new(
+                "Go on?",
+                &[
+                    &format!(
+                        "A game at {} was cut short after {} moves.",
+                        journal.level,
+                        journal.moves.len()
+                    ),
+                    "Centre: go on with it, on the same sheet. Down: give it up (it counts as \
+                     abandoned).",
+                ],
+            )
+            .with_board(board),
+        );
+        if self.buttons.is_err() {
+            return Ok(true);
+        }
+        self.person.asked_to_go_on();
+        loop {
+            match self.wait_for_key()? {
+                Key::Centre => return Ok(true),
+                Key::Down => return Ok(false),
+                _ => {}
+            }
+        }
+    }
+}
