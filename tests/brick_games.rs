@@ -315,3 +315,104 @@ fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped()
         }
     }
 }
+
+#[test]
+fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up() {
+    require_fuse!();
+    // Each signal at each phase of the robot's work, and while it waits for the person.
+    let signals = [
+        ("TERM", 15),
+        ("INT", 2),
+        ("HUP", 1),
+        ("QUIT", 3),
+        ("TSTP", 20),
+    ];
+    let mut cases = Vec::new();
+    for (i, phase) in Phase::ALL.iter().enumerate() {
+        cases.push((phase.screen(), signals[i % signals.len()]));
+    }
+    cases.push(("[Your move", signals[4]));
+    for (screen, (signal, number)) in cases {
+        let brick = moving_brick();
+        let folder = tempfile::tempdir().unwrap();
+        let first = if screen == "[Your move" {
+            "human"
+        } else {
+            "robot"
+        };
+        let mut run = Run::start(
+            &brick,
+            folder.path(),
+            &[
+                "play",
+                "--difficulty",
+                "easy",
+                "--first",
+                first,
+                "--seed",
+                "1",
+            ],
+        );
+        run.wait_for(&[screen], SCREEN);
+        // Into the phase's motion (or the wait), then the signal.
+        std::thread::sleep(Duration::from_millis(400));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &run.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = run.finish(SCREEN);
+        let said = run.said();
+        let case = format!("SIG{signal} at {screen}");
+        assert_eq!(status, Some(128 + number), "{case}: {said}");
+        assert!(said.contains("Stopped by"), "{case}: {said}");
+        assert!(said.contains("Motors off"), "{case}: {said}");
+        let tree = brick.tree();
+        let physics = tree.physics.as_ref().unwrap();
+        let driven = physics.driven();
+        assert!(driven.is_empty(), "{case}: still powered: {driven:?}");
+        assert!(
+            !physics.sim.world().pen_is_down(),
+            "{case}: the pen is down"
+        );
+    }
+}
+
+#[test]
+fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up() {
+    require_fuse!();
+    for (step, (signal, number)) in [
+        ("Homing...", ("INT", 2)),
+        ("Measuring each axis's travel...", ("TERM", 15)),
+        ("Lowering the pen onto the sheet's corner", ("QUIT", 3)),
+        ("Reading the blank paper...", ("HUP", 1)),
+        ("Draw an X across", ("TSTP", 20)),
+    ] {
+        let brick = moving_brick();
+        let folder = tempfile::tempdir().unwrap();
+        let mut run = Run::start(&brick, folder.path(), &["calibrate"]);
+        run.wait_for(&[step], SCREEN);
+        std::thread::sleep(Duration::from_millis(400));
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &run.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = run.finish(SCREEN);
+        let said = run.said();
+        let case = format!("SIG{signal} at {step}");
+        assert!(
+            status == Some(1) || status == Some(128 + number),
+            "{case}: exit {status:?}: {said}"
+        );
+        assert!(said.contains("stopped by"), "{case}: {said}");
+        let tree = brick.tree();
+        let physics = tree.physics.as_ref().unwrap();
+        let driven = physics.driven();
+        assert!(driven.is_empty(), "{case}: still powered: {driven:?}");
+        assert!(
+            !physics.sim.world().pen_is_down(),
+            "{case}: the pen is down"
+        );
+    }
+}

@@ -144,6 +144,8 @@ pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, Mo
     let start = gantry.clock().now();
     let mut pressed = false;
     while gantry.clock().now() - start < timeout {
+        // A person who asked to stop is not going to draw the mark.
+        gantry.check_stop()?;
         if touch_released(gantry, &mut pressed)? {
             return Ok(true);
         }

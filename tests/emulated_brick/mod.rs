@@ -495,7 +495,15 @@ pub struct Physics {
 
 impl Physics {
     pub fn new(config: &RobotConfig, settings: &SimSettings) -> Physics {
-        let sim = SimRobot::new(&SimBody::as_configured(config), settings);
+        // Here a read of a file costs real time (FUSE, the kernel, the program); the simulator's
+        // own charge for it would count it twice and run the world ahead of the wall clock,
+        // then hold it still while the clock catches up, and motions would seem to crawl.
+        let settings = SimSettings {
+            read_latency_ms: 0,
+            read_latency_jitter_ms: 0,
+            ..settings.clone()
+        };
+        let sim = SimRobot::new(&SimBody::as_configured(config), &settings);
         let devices = sim.robot();
         let folder_of = |port: &str| match port {
             "outA" => "motor0",

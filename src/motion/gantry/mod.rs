@@ -117,7 +117,8 @@ impl Gantry {
         self.stop = Some(stop);
     }
 
-    fn check_stop(&self) -> Result<()> {
+    /// Fails if a stop was requested: for waits outside the motions (the touch sensor).
+    pub fn check_stop(&self) -> Result<()> {
         match &self.stop {
             Some(stop) if stop.signal().is_some() => Err(MotionError::Interrupted {
                 cause: stop.cause(),
