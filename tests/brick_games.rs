@@ -416,3 +416,90 @@ fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up()
         );
     }
 }
+
+/// Plays the person's turns until the game's result; returns the result's line.
+fn play_to_the_end(brick: &Mounted, run: &mut Run) -> String {
+    loop {
+        let line = run.wait_for(
+            &[
+                "[Your move",
+                "[No new mark",
+                "[You win",
+                "[I win",
+                "[A draw",
+                "[Game void",
+                "[Not the same sheet",
+                "[Error",
+            ],
+            SCREEN,
+        );
+        if line.starts_with("[Your move") {
+            human_moves(brick, run);
+        } else if line.starts_with("[No new mark") {
+            press_touch_again(brick);
+        } else {
+            return line;
+        }
+    }
+}
+
+#[test]
+fn a_game_killed_mid_play_is_taken_up_again_by_the_next_play_and_finished() {
+    require_fuse!();
+    // Killed (SIGKILL: no handler, the sentinel stops the motors) while reading the person's
+    // first mark, and while the robot draws its second.
+    for (phase, after_your_moves) in [("[Reading the board", 1), ("[Thinking", 2)] {
+        let brick = moving_brick();
+        let folder = tempfile::tempdir().unwrap();
+        let args = [
+            "play",
+            "--difficulty",
+            "easy",
+            "--first",
+            "human",
+            "--seed",
+            "4",
+        ];
+        let mut run = Run::start(&brick, folder.path(), &args);
+        for _ in 0..after_your_moves {
+            run.wait_for(&["[Your move"], SCREEN);
+            human_moves(&brick, &mut run);
+        }
+        run.wait_for(&[phase], SCREEN);
+        std::thread::sleep(Duration::from_millis(300));
+        let _ = run.child.kill();
+        let _ = run.child.wait();
+        // The sentinel's pen lift, then everything coasts.
+        std::thread::sleep(Duration::from_millis(800));
+        let journal = folder.path().join("scoreboard.json.game-in-progress");
+        assert!(journal.exists(), "{phase}: the game in progress is kept");
+        let mut again = Run::start(&brick, folder.path(), &args);
+        again.wait_for(&["[Go on?]"], SCREEN);
+        press(&brick, key::ENTER);
+        let result = play_to_the_end(&brick, &mut again);
+        assert!(
+            ["[You win", "[I win", "[A draw"]
+                .iter()
+                .any(|r| result.starts_with(r)),
+            "{phase}: {}",
+            again.said()
+        );
+        assert_eq!(again.finish(SCREEN), Some(0), "{}", again.said());
+        assert!(
+            !journal.exists(),
+            "{phase}: the journal goes with the recorded game"
+        );
+        let scores = std::fs::read_to_string(folder.path().join("scoreboard.json")).unwrap();
+        let scores: serde_json::Value = serde_json::from_str(&scores).unwrap();
+        let easy = &scores["levels"]["easy"];
+        let games = ["wins", "draws", "losses", "abandoned"]
+            .iter()
+            .map(|k| easy[k].as_u64().unwrap_or(0))
+            .sum::<u64>();
+        assert_eq!(games, 1, "{phase}: one game, recorded once: {scores}");
+        let tree = brick.tree();
+        let physics = tree.physics.as_ref().unwrap();
+        assert!(physics.driven().is_empty());
+        assert!(!physics.sim.world().pen_is_down());
+    }
+}

@@ -215,7 +215,8 @@ impl<'p> Program<'p> {
         self.finish(flow)
     }
 
-    /// Plays `games` games at `difficulty` without the menu, then exits.
+    /// Plays `games` games at `difficulty` without the menu, then exits. A game cut short in
+    /// the last run, if the person goes on with it, is the first of them.
     pub fn run_games(&mut self, difficulty: &Difficulty, first: FirstMove, games: u32) -> Ending {
         self.run_games_reporting(difficulty, first, games, &mut |_| {})
     }
@@ -229,10 +230,13 @@ impl<'p> Program<'p> {
         report: &mut dyn FnMut(&GameReport),
     ) -> Ending {
         let flow = self.start().and_then(|()| {
+            // A game taken up again is one of those asked for.
+            let mut left = games;
             if let Some(game) = self.take_up_a_cut_short_game()? {
                 report(&game);
+                left = left.saturating_sub(1);
             }
-            for _ in 0..games {
+            for _ in 0..left {
                 let game = self.play_game(difficulty, first)?;
                 report(&game);
             }
