@@ -447,7 +447,7 @@ fn play_to_the_end(brick: &Mounted, run: &mut Run) -> String {
 fn a_game_killed_mid_play_is_taken_up_again_by_the_next_play_and_finished() {
     require_fuse!();
     // Killed (SIGKILL: no handler, the sentinel stops the motors) while reading the person's
-    // first mark, and while the robot draws its second.
+    // first mark, and while the robot thinks about its second move.
     for (phase, after_your_moves) in [("[Reading the board", 1), ("[Thinking", 2)] {
         let brick = moving_brick();
         let folder = tempfile::tempdir().unwrap();
