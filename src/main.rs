@@ -24,6 +24,9 @@ fn main() -> ExitCode {
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
+            // The log (when this command keeps one) has the whole story, so it ends it too.
+            log::error!("ended with an error: {error:#}");
+            log::logger().flush();
             if error.downcast_ref::<BadInput>().is_some() {
                 ExitCode::from(EXIT_BAD_INPUT)
             } else {

@@ -170,3 +170,22 @@ fn a_negative_speed_names_the_option_not_an_unknown_flag() {
         .code(2)
         .stderr(predicate::str::contains("'-1' for '--speed <SPEED>'"));
 }
+
+#[test]
+fn a_log_grown_past_its_limit_is_moved_aside_and_a_new_one_begun() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("ev3-tictactoe.log");
+    let big = vec![b'x'; (ev3_tictactoe::app::session::LOG_LIMIT_BYTES + 1) as usize];
+    std::fs::write(&log, &big).unwrap();
+    std::fs::write(dir.path().join("ev3-tictactoe.log.1"), "the one before").unwrap();
+    command(&dir)
+        .args(["demo", "--games", "1"])
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read(dir.path().join("ev3-tictactoe.log.1")).unwrap(),
+        big
+    );
+    let fresh = std::fs::metadata(&log).unwrap().len();
+    assert!(fresh > 0 && fresh < 100_000, "a new log of {fresh} bytes");
+}

@@ -416,3 +416,29 @@ fn scores_only_reads_it_makes_no_file_and_moves_nothing() {
         .stderr(predicate::str::contains("cannot be used"));
     assert_eq!(files_in(dir.path()), ["scoreboard.json"]);
 }
+
+#[test]
+fn reset_keeps_a_copy_only_of_a_board_that_holds_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scoreboard.json");
+    let file = ScoreFile::new(&path);
+    file.save(&Scoreboard::new()).unwrap();
+    assert_eq!(file.reset().unwrap(), ResetOutcome::NothingToKeep);
+    assert_eq!(
+        files_in(dir.path()),
+        ["scoreboard.json"],
+        "no copy of zeros"
+    );
+    file.record(
+        &Difficulty::easy(),
+        GameResult::HumanLost,
+        SystemTime::now(),
+    )
+    .unwrap();
+    assert!(matches!(file.reset().unwrap(), ResetOutcome::KeptAt(_)));
+    assert_eq!(
+        files_in(dir.path()).len(),
+        2,
+        "a lost game is worth keeping"
+    );
+}

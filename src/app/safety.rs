@@ -207,6 +207,14 @@ pub fn arm(stop: StopRequest, emergency: Arc<EmergencyStop>) {
     *ARMED.lock().unwrap_or_else(|e| e.into_inner()) = Some(Armed { stop, emergency });
 }
 
+/// Asks the session driving motors, if any, to stop for `cause` (a [`StopRequest`] code), as
+/// a signal would: for a stop found where the session's request is out of reach.
+pub fn stop_the_session(cause: i32) {
+    if let Some(session) = armed() {
+        session.stop.request(cause);
+    }
+}
+
 /// From now on the signals [`install`] took over are ignored (the sentinel's way).
 pub fn ignore_signals() {
     IGNORING.store(true, Ordering::SeqCst);

@@ -61,8 +61,19 @@ pub fn install_signal_handlers() -> anyhow::Result<()> {
     safety::install(SIGNAL_GRACE).context("installing signal handlers")
 }
 
-/// Appends timestamped lines to the log file (UTC, RFC 3339).
+/// A log longer than this is moved to `<name>.1` (replacing the one before) when a run starts:
+/// about fifty three-game demos, or a long evening on the brick, whose storage is small.
+pub const LOG_LIMIT_BYTES: u64 = 1_000_000;
+
+/// Appends timestamped lines to the log file (UTC, RFC 3339), after moving a log grown past
+/// [`LOG_LIMIT_BYTES`] aside, so at most two logs' worth is ever kept.
 pub fn start_log(path: &Path) -> anyhow::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.len() > LOG_LIMIT_BYTES) {
+        let mut old = path.as_os_str().to_owned();
+        old.push(".1");
+        std::fs::rename(path, &old)
+            .with_context(|| format!("cannot move the full log {} aside", path.display()))?;
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -5,19 +5,23 @@ use super::{DemoArgs, HumanStrategy};
 use crate::app::brick::Brick;
 use crate::app::game::GameReport;
 use crate::app::panel::{Mirror, Panel};
+use crate::app::safety;
 use crate::app::scripted::{ScriptedHuman, Strategy};
 use crate::app::session::Session;
 use crate::app::{Ending, Program, Settings};
 use crate::config::RobotConfig;
 use crate::game::Mark;
 use crate::hw::sim::{SimBody, SimRobot, SimSettings};
+use crate::motion::stop::OUTPUT_CLOSED;
 use crate::scoreboard::store::ScoreFile;
 use crate::scoreboard::GameResult;
 use crate::ui::view::{board_rows, View};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Prints notes, and every screen only when asked to.
 struct DemoMirror {
@@ -28,13 +32,13 @@ impl Mirror for DemoMirror {
     fn show(&mut self, view: &View) {
         if self.screens {
             for line in view.plain_lines() {
-                println!("  | {line}");
+                say(&format!("  | {line}"));
             }
         }
     }
 
     fn note(&mut self, line: &str) {
-        println!("Note: {line}");
+        say(&format!("Note: {line}"));
     }
 }
 
@@ -75,7 +79,7 @@ pub(super) fn run(
         ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed_4a11),
     );
     let difficulty = args.difficulty.difficulty();
-    println!(
+    say(&format!(
         "{} game(s) on the simulated robot: the robot plays {}, the scripted human plays {}.\n\
          Squares are numbered 1 (top left) to 9 (bottom right).",
         args.games,
@@ -84,7 +88,7 @@ pub(super) fn run(
             HumanStrategy::Random => "random squares",
             HumanStrategy::Perfect => "perfectly",
         }
-    );
+    ));
     let mut program = Program::new(
         machine,
         panel,
@@ -107,7 +111,7 @@ pub(super) fn run(
         &mut |game| {
             number += 1;
             tally[result_index(game.result)] += 1;
-            println!("{}", describe(number, game));
+            say(&describe(number, game));
         },
     );
     drop(program);
@@ -117,17 +121,32 @@ pub(super) fn run(
     } else {
         "Scores not kept (the scripted human is not you; --scores FILE keeps them)".to_string()
     };
-    println!(
+    say(&format!(
         "Human: {} won, {} drawn, {} lost, {} void. {scores}; the last sheet is {}.",
         tally[0],
         tally[1],
         tally[2],
         tally[3],
         args.paper.display()
-    );
+    ));
     match ending {
         Ending::Failed(error) => Err(error),
         other => Ok(super::play::exit_code(&other, &stop)),
+    }
+}
+
+/// Prints a line of the demo's output. Once its reader has gone (`demo | head -1`), the demo
+/// has no one to play for: the session is asked to stop, the machine is made safe and the
+/// program ends with status 0; nothing more is printed.
+fn say(line: &str) {
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        CLOSED.store(true, Ordering::SeqCst);
+        safety::stop_the_session(OUTPUT_CLOSED);
     }
 }
 

@@ -138,7 +138,7 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 3.0, value_parser = positive_speed, allow_hyphen_values = true)]
     pub speed: f64,
     /// Save the sheet here at the end (.svg, or .png)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = sheet_file)]
     pub paper: Option<PathBuf>,
     /// The simulated world: a JSON file of pen widths, inks, sensor noise and timing (see
     /// src/hw/sim/settings_file.rs) [default: the built-in world, no kinder than a brick]
@@ -164,7 +164,7 @@ pub struct DemoArgs {
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
     /// Save the last game's sheet here (.svg, or .png)
-    #[arg(long, value_name = "FILE", default_value = "demo-sheet.svg")]
+    #[arg(long, value_name = "FILE", default_value = "demo-sheet.svg", value_parser = sheet_file)]
     pub paper: PathBuf,
     /// Save every picture shown on the LCD as a PNG in this folder
     #[arg(long, value_name = "FOLDER")]
@@ -225,6 +225,20 @@ fn idle_timeout(text: &str) -> Result<std::time::Duration, String> {
     Ok(duration)
 }
 
+/// A file to save a sheet in: the name says SVG or PNG, the two formats the sheet is drawn in.
+fn sheet_file(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("svg" | "png") => Ok(path),
+        _ => Err(format!(
+            "{text:?} does not end in .svg or .png, the formats the sheet is saved in"
+        )),
+    }
+}
+
 fn positive_speed(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(speed) if (0.1..=1000.0).contains(&speed) => Ok(speed),
@@ -246,7 +260,7 @@ pub struct CalibrateArgs {
     )]
     pub wait: u64,
     /// With --sim: save the simulated sheet here (.svg, or .png)
-    #[arg(long, value_name = "FILE", requires = "sim")]
+    #[arg(long, value_name = "FILE", requires = "sim", value_parser = sheet_file)]
     pub paper: Option<PathBuf>,
     /// With --sim: the simulated world, a JSON file (see src/hw/sim/settings_file.rs)
     #[arg(long, value_name = "FILE", requires = "sim")]

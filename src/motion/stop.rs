@@ -41,6 +41,7 @@ impl StopRequest {
                 "Ctrl-Z (SIGTSTP; a robot cannot be paused mid-stroke, so the run ends)".into()
             }
             Some(STOP_KEY) | None => "the stop key".into(),
+            Some(OUTPUT_CLOSED) => "the reader of the output going away".into(),
             Some(other) => format!("signal {other}"),
         }
     }
@@ -48,3 +49,7 @@ impl StopRequest {
 
 /// The "signal" a stop asked for from the keyboard carries (no real signal is 1000).
 pub const STOP_KEY: i32 = 1000;
+
+/// The "signal" of a stop because the program's output was closed (`demo | head -1`): not an
+/// error, so the program ends with status 0 once the machine is safe.
+pub const OUTPUT_CLOSED: i32 = 1001;

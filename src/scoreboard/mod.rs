@@ -170,6 +170,19 @@ impl Scoreboard {
         }
     }
 
+    /// True once any game was recorded, or the file holds something this program does not
+    /// know: then it is worth keeping a copy of.
+    pub fn holds_a_game(&self) -> bool {
+        self.current_score > 0
+            || !self.unknown_fields.is_empty()
+            || self.levels.values().any(|level| {
+                level.wins + level.draws + level.losses + level.abandoned > 0
+                    || level.high_score > 0
+                    || level.last_played.is_some()
+                    || !level.unknown_fields.is_empty()
+            })
+    }
+
     /// Level names for display: the built-in levels easiest first, then any others by name.
     pub fn level_names(&self) -> Vec<String> {
         let mut names: Vec<String> = Difficulty::levels().into_iter().map(|l| l.name).collect();

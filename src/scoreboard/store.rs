@@ -281,7 +281,9 @@ impl ScoreFile {
     pub fn reset(&self) -> Result<ResetOutcome, StoreError> {
         let _lock = self.lock()?;
         let outcome = match self.read()? {
+            // Nothing played yet: a copy of zeros is clutter.
             None => ResetOutcome::NothingToKeep,
+            Some(Ok(scores)) if !scores.holds_a_game() => ResetOutcome::NothingToKeep,
             Some(_) => ResetOutcome::KeptAt(self.keep_a_copy("before-reset")?),
         };
         self.save(&Scoreboard::new())?;
