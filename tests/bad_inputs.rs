@@ -108,11 +108,11 @@ fn run(case: &Case) -> Option<String> {
         }
         "config" => {
             std::fs::write(dir.path().join("robot.json"), &case.input).unwrap();
-            command.args(["--config", "robot.json", "calibrate", "--sim"]);
+            command.args(["calibrate", "--sim", "--config", "robot.json"]);
         }
         "scores" => {
             std::fs::write(dir.path().join("scores.json"), &case.input).unwrap();
-            command.args(["--scores", "scores.json", "scores"]);
+            command.args(["scores", "--scores", "scores.json"]);
         }
         "world" => {
             std::fs::write(dir.path().join("world.json"), &case.input).unwrap();

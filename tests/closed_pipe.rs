@@ -38,9 +38,9 @@ fn every_printing_command_ends_quietly_when_its_reader_has_gone() {
         // The simulated robot stops mid-game, safely, with nobody left to watch.
         (&["demo", "--games", "3"], None),
         (&["demo", "--games", "1", "--screens"], None),
-        (&["--scores", scores, "scores"], None),
-        (&["--scores", scores, "scores", "--json"], None),
-        (&["--scores", scores, "reset-scores"], None),
+        (&["scores", "--scores", scores], None),
+        (&["scores", "--scores", scores, "--json"], None),
+        (&["reset-scores", "--scores", scores], None),
         (&["engine", ".../.../..."], None),
         (&["engine"], Some(".../.../...\nX../.../...\n")),
     ];

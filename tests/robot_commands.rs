@@ -40,7 +40,7 @@ fn a_bad_config_is_refused_naming_the_file_and_field() {
             "robot config robot.json: rows.port is \"outE\"; an EV3 output port is",
         ));
     command(&dir)
-        .args(["--config", "missing.json", "calibrate", "--sim"])
+        .args(["calibrate", "--sim", "--config", "missing.json"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -119,7 +119,7 @@ fn a_demo_leaves_the_users_scores_alone_unless_told_where_to_keep_them() {
         "the scripted human's game went into the user's scoreboard"
     );
     command(&dir)
-        .args(["--scores", "demo.json", "demo", "--games", "1"])
+        .args(["demo", "--scores", "demo.json", "--games", "1"])
         .assert()
         .success()
         .stdout(predicates::str::contains("Scores in demo.json"));

@@ -100,7 +100,7 @@ fn a_person_at_the_terminal_plays_the_simulated_robot_with_keys() {
     }
     let folder = tempfile::tempdir().unwrap();
     let command = format!(
-        "'{}' --scores scores.json sim --speed 100 --idle-timeout 1h --paper sheet.svg; echo EXIT=$?; sleep 60",
+        "'{}' sim --scores scores.json --speed 100 --idle-timeout 1h --paper sheet.svg; echo EXIT=$?; sleep 60",
         env!("CARGO_BIN_EXE_ev3-tictactoe")
     );
     let tmux = Tmux::start(&command, folder.path());

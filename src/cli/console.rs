@@ -1,7 +1,7 @@
 //! `ev3-tictactoe console`: the robot's game in a terminal, against the same engine and with the
 //! same scoreboard, for trying the firmware without a robot.
 
-use super::{rng, BadInput, ConsoleArgs, First};
+use super::{rng, BadInput, ConsoleArgs, Starter};
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Cell, Mark, MoveError, Rules, Status};
 use crate::scoreboard::store::ScoreFile;
@@ -24,12 +24,20 @@ pub(super) fn run(args: &ConsoleArgs, score_file: &ScoreFile) -> anyhow::Result<
     let size = args.variant.size.map_or(3, usize::from);
     let k = args.variant.k.map_or(size, usize::from);
     let rules = Rules::new(size, k).map_err(|e| BadInput(e.to_string()))?;
+    let mut rng = rng(args.seed);
     let settings = ConsoleSettings {
         rules,
         difficulty: args.difficulty.difficulty(),
         human: match args.first {
-            First::Human => Mark::X,
-            First::Robot => Mark::O,
+            Starter::Human => Mark::X,
+            Starter::Robot => Mark::O,
+            Starter::Coin => {
+                if rng.random_bool(0.5) {
+                    Mark::X
+                } else {
+                    Mark::O
+                }
+            }
         },
     };
     let stdin = io::stdin();
@@ -39,7 +47,7 @@ pub(super) fn run(args: &ConsoleArgs, score_file: &ScoreFile) -> anyhow::Result<
         &mut stdout.lock(),
         &settings,
         score_file,
-        &mut rng(args.seed),
+        &mut rng,
     )?;
     Ok(ExitCode::SUCCESS)
 }

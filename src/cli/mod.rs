@@ -37,26 +37,55 @@ pub struct BadInput(pub String);
                   terminal, and `console` plays the engine without a robot."
 )]
 pub struct Cli {
-    /// The scoreboard file [default: scoreboard.json in the current folder]
-    #[arg(long, global = true, env = PATH_VARIABLE, value_name = "PATH")]
-    pub scores: Option<PathBuf>,
-
-    /// The robot config file [default: robot.json in the current folder if there is one, else
-    /// the built-in defaults that `config` prints]
-    #[arg(long, global = true, env = CONFIG_VARIABLE, value_name = "PATH")]
-    pub config: Option<PathBuf>,
-
-    /// The log file, appended to: what was read, decided and how long it took, with times
-    #[arg(
-        long,
-        global = true,
-        value_name = "PATH",
-        default_value = "ev3-tictactoe.log"
-    )]
-    pub log: PathBuf,
-
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The scoreboard a command reads or keeps.
+#[derive(Debug, Clone, Args)]
+pub struct ScoresOption {
+    /// The scoreboard file [default: scoreboard.json in the current folder]
+    #[arg(long, env = PATH_VARIABLE, value_name = "PATH")]
+    pub scores: Option<PathBuf>,
+}
+
+impl ScoresOption {
+    fn file(&self) -> ScoreFile {
+        ScoreFile::new(
+            self.scores
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
+        )
+    }
+}
+
+/// The robot config of a command that drives the robot.
+#[derive(Debug, Clone, Args)]
+pub struct ConfigOption {
+    /// The robot config file [default: robot.json in the current folder if there is one, else
+    /// the built-in defaults that `config` prints]
+    #[arg(long, env = CONFIG_VARIABLE, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+}
+
+/// The log of a command that drives the robot.
+#[derive(Debug, Clone, Args)]
+pub struct LogOption {
+    /// The log file, appended to: what was read, decided and how long it took, with times
+    /// (moved to PATH.1 once past 1 MB)
+    #[arg(long, value_name = "PATH", default_value = "ev3-tictactoe.log")]
+    pub log: PathBuf,
+}
+
+/// The files of a run of the robot program: its scores, its robot and its log.
+#[derive(Debug, Clone, Args)]
+pub struct RunFiles {
+    #[command(flatten)]
+    pub scores: ScoresOption,
+    #[command(flatten)]
+    pub config: ConfigOption,
+    #[command(flatten)]
+    pub log: LogOption,
 }
 
 #[derive(Debug, Subcommand)]
@@ -68,6 +97,11 @@ pub enum Command {
     /// brickrun -r -- ./ev3-tictactoe play --difficulty hard
     Play(PlayArgs),
     /// Play the simulated robot from this terminal: keys for the buttons, touch sensor and pen
+    ///
+    /// Keys: the arrows (or h j k l) are the brick's left, right, up and down buttons; Enter,
+    /// space or c its centre button; 1 to 9 draw your mark in that square (1 top left, 9 bottom
+    /// right, as on a phone's keypad read from the top); t presses the touch sensor; q or Esc
+    /// stops the robot safely and ends; Ctrl-C too.
     Sim(SimArgs),
     /// Watch the simulated robot play whole games against a scripted human
     Demo(DemoArgs),
@@ -84,9 +118,14 @@ pub enum Command {
         /// Print the scoreboard file's JSON instead of the table
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        scores: ScoresOption,
     },
-    /// Reset the scoreboard to zero, keeping the old file beside it
-    ResetScores,
+    /// Reset the scoreboard to zero, keeping the old file beside it if it holds a game
+    ResetScores {
+        #[command(flatten)]
+        scores: ScoresOption,
+    },
     /// Time the robot's motions and the engine against the original robot's (about 10 s)
     Bench,
     /// Print the default robot config, ready to save as robot.json and edit
@@ -122,6 +161,8 @@ pub struct ProgramArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub program: ProgramArgs,
+    #[command(flatten)]
+    pub files: RunFiles,
     /// Skip the menu and play one game at this level
     #[arg(long, value_enum)]
     pub difficulty: Option<Level>,
@@ -132,6 +173,8 @@ pub struct PlayArgs {
 
 #[derive(Debug, Args)]
 pub struct SimArgs {
+    #[command(flatten)]
+    pub files: RunFiles,
     #[command(flatten)]
     pub program: ProgramArgs,
     /// How many times faster than real time the simulated robot moves
@@ -148,6 +191,8 @@ pub struct SimArgs {
 
 #[derive(Debug, Args)]
 pub struct DemoArgs {
+    #[command(flatten)]
+    pub files: RunFiles,
     /// How many games to play
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000), allow_hyphen_values = true)]
     pub games: u32,
@@ -160,7 +205,7 @@ pub struct DemoArgs {
     /// Who moves first in each game (and plays X)
     #[arg(long, value_enum, default_value_t = Starter::Coin)]
     pub first: Starter,
-    /// Seed for the robot's and the human's choices, so a demo can be repeated [default: 1]
+    /// Seed for the robot's and the human's choices, so a demo can be repeated
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
     /// Save the last game's sheet here (.svg, or .png)
@@ -248,6 +293,10 @@ fn positive_speed(text: &str) -> Result<f64, String> {
 
 #[derive(Debug, Args)]
 pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub config: ConfigOption,
+    #[command(flatten)]
+    pub log: LogOption,
     /// Calibrate the simulated robot instead of the brick's
     #[arg(long)]
     pub sim: bool,
@@ -270,7 +319,7 @@ pub struct CalibrateArgs {
 /// The variant of the game.
 #[derive(Debug, Clone, Args)]
 pub struct VariantArgs {
-    /// Board side, from 3 to 10 [default: 3, or the size of the BOARD given]
+    /// Board side, from 3 to 10 [default: 3; for `engine`, the size of the BOARD given]
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=10), allow_hyphen_values = true)]
     pub size: Option<u8>,
     /// Marks in a row that win, from 3 to the board side [default: the board side]
@@ -295,13 +344,15 @@ pub struct EngineArgs {
 #[derive(Debug, Args)]
 pub struct ConsoleArgs {
     #[command(flatten)]
+    pub scores: ScoresOption,
+    #[command(flatten)]
     pub variant: VariantArgs,
     /// How well the robot plays
     #[arg(long, value_enum, default_value_t = Level::Medium)]
     pub difficulty: Level,
     /// Who makes the first move (and plays X)
-    #[arg(long, value_enum, default_value_t = First::Human)]
-    pub first: First,
+    #[arg(long, value_enum, default_value_t = Starter::Human)]
+    pub first: Starter,
     /// Seed for the robot's random choices [default: random]
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
@@ -328,23 +379,6 @@ impl Level {
     }
 }
 
-/// Who moves first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum First {
-    Human,
-    Robot,
-}
-
-impl Cli {
-    fn score_file(&self) -> ScoreFile {
-        ScoreFile::new(
-            self.scores
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
-        )
-    }
-}
-
 /// True when `error` is a write to a reader that has gone (`ev3-tictactoe scores | head -1`):
 /// not a failure of the program, so it ends quietly.
 pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
@@ -357,16 +391,15 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// Runs a parsed command line. Errors of type [`BadInput`] mean exit status 2.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let score_file = cli.score_file();
     match cli.command {
         Command::Sentinel { wiring, pen_duty } => {
             crate::app::sentinel::watch(&wiring, &pen_duty)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Engine(args) => engine::run(&args),
-        Command::Console(args) => console::run(&args, &score_file),
-        Command::Scores { json } => scores::show(&score_file, json),
-        Command::ResetScores => scores::reset(&score_file),
+        Command::Console(args) => console::run(&args, &args.scores.file()),
+        Command::Scores { json, scores } => scores::show(&scores.file(), json),
+        Command::ResetScores { scores } => scores::reset(&scores.file()),
         Command::Bench => {
             let mut out = std::io::stdout().lock();
             let robot = crate::bench::robot::run()?.render();
@@ -379,13 +412,23 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Config => robot::print_defaults(),
         Command::Play(args) => {
-            let (config, _) = robot::load_config(cli.config.as_deref())?;
-            play::run(&config, &args, score_file, &cli.log)
+            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
+            play::run(
+                &config,
+                &args,
+                args.files.scores.file(),
+                &args.files.log.log,
+            )
         }
         #[cfg(feature = "terminal-sim")]
         Command::Sim(args) => {
-            let (config, _) = robot::load_config(cli.config.as_deref())?;
-            sim::run(&config, &args, score_file, &cli.log)
+            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
+            sim::run(
+                &config,
+                &args,
+                args.files.scores.file(),
+                &args.files.log.log,
+            )
         }
         #[cfg(not(feature = "terminal-sim"))]
         Command::Sim(_) => Err(BadInput(
@@ -395,28 +438,34 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         )
         .into()),
         Command::Demo(args) => {
-            let (config, _) = robot::load_config(cli.config.as_deref())?;
+            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
             // The scripted human's games are not the user's: a scoreboard of its own that goes
             // with the demo, unless a file is named.
-            let own = match &cli.scores {
+            let own = match &args.files.scores.scores {
                 Some(_) => None,
                 None => Some(tempfile::tempdir().context("a folder for the demo's scores")?),
             };
             let score_file = match &own {
                 Some(folder) => ScoreFile::new(folder.path().join(DEFAULT_FILE)),
-                None => score_file,
+                None => args.files.scores.file(),
             };
-            demo::run(&config, &args, score_file, own.is_none(), &cli.log)
+            demo::run(
+                &config,
+                &args,
+                score_file,
+                own.is_none(),
+                &args.files.log.log,
+            )
         }
         Command::Calibrate(args) => {
-            let (config, source) = robot::load_config(cli.config.as_deref())?;
+            let (config, source) = robot::load_config(args.config.config.as_deref())?;
             let options = robot::CalibrateOptions {
                 sim: args.sim,
                 wait_for_mark: std::time::Duration::from_secs(args.wait),
                 paper: args.paper,
                 world: world_settings(args.world.as_deref(), Default::default())?,
             };
-            robot::calibrate(&config, &source, &options, &cli.log)
+            robot::calibrate(&config, &source, &options, &args.log.log)
         }
     }
 }
