@@ -988,3 +988,97 @@ fn a_game_cut_short_that_the_person_gives_up_counts_as_abandoned_and_nothing_mov
         "no homing, no reading"
     );
 }
+
+#[test]
+fn an_evening_of_three_games_asks_for_a_fresh_sheet_between_them_and_voids_none() {
+    let mut rig = Rig::new(Strategy::Random, 33);
+    let (games, ending) = rig.play(&Difficulty::medium(), FirstMove::CoinToss, 3, 33);
+    assert_done(&ending);
+    assert_eq!(games.len(), 3);
+    assert!(
+        games.iter().all(|g| g.result != GameResult::Abandoned),
+        "no game voided by the last one's marks"
+    );
+    let asked = rig
+        .screens
+        .all()
+        .iter()
+        .filter(|v| v.title == "Fresh sheet, please")
+        .count();
+    assert_eq!(asked, 2, "asked between the games, not before the first");
+    rig.assert_safe();
+}
+
+/// Asked for a fresh sheet, presses the touch sensor without changing it the first time.
+struct KeepsTheOldSheet {
+    inner: ScriptedHuman,
+    sim: SimRobot,
+    asked: usize,
+}
+
+impl ev3_tictactoe::app::Person for KeepsTheOldSheet {
+    fn new_sheet(&mut self) {
+        self.asked += 1;
+        if self.asked == 1 {
+            self.sim
+                .world()
+                .press_touch_after(Duration::from_secs(2), Duration::from_millis(200));
+        } else {
+            self.inner.new_sheet();
+        }
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
+        self.inner.your_move(board, mark);
+    }
+}
+
+#[test]
+fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_voided() {
+    let mut rig = Rig::new(Strategy::Random, 34);
+    rig.play(&Difficulty::easy(), FirstMove::Human, 1, 34);
+    let sim = rig.sim.clone();
+    let mut person = KeepsTheOldSheet {
+        inner: ScriptedHuman::new(
+            sim.clone(),
+            RobotConfig::default().board,
+            Strategy::Random,
+            ChaCha8Rng::seed_from_u64(34),
+        ),
+        sim: sim.clone(),
+        asked: 0,
+    };
+    let screens = Screens::default();
+    let mut games = Vec::new();
+    let ending = Program::new(
+        machine_without_battery(&sim),
+        Panel::new(Box::new(screens.clone())),
+        rig.scores.clone(),
+        &mut person,
+        StopRequest::new(),
+        Settings {
+            seed: Some(34),
+            ..Settings::default()
+        },
+    )
+    .run_games_reporting(&Difficulty::easy(), FirstMove::Human, 1, &mut |g| {
+        games.push(g.clone())
+    });
+    assert_done(&ending);
+    let asks: Vec<View> = screens
+        .all()
+        .into_iter()
+        .filter(|v| v.title == "Fresh sheet, please")
+        .collect();
+    assert_eq!(
+        asks.len(),
+        2,
+        "found before the grid, and again after the same sheet"
+    );
+    for ask in &asks {
+        assert!(ask.paragraphs[0].starts_with("I see marks at "), "{ask:?}");
+    }
+    assert_eq!(games.len(), 1);
+    assert_ne!(games[0].result, GameResult::Abandoned, "not voided");
+    assert_eq!(person.asked, 2);
+}

@@ -85,7 +85,10 @@ impl Program<'_> {
                 "robot first"
             }
         );
-        self.person.new_sheet();
+        if self.sheet_used {
+            self.gantry.park()?;
+            self.ask_for_a_fresh_sheet("The last game is on this sheet.")?;
+        }
         let blank = match self.set_up_sheet(difficulty, human) {
             Ok(blank) => blank,
             Err(Stop::Idle) => {
@@ -203,12 +206,14 @@ impl Program<'_> {
         ));
         let homing = self.gantry.home()?;
         log::info!("homed: {homing:?}");
+        self.make_sure_the_sheet_is_fresh(&level)?;
         self.panel.show(View::new(
             "Drawing the grid",
             &[&level, "Hands off the paper."],
         ));
         let board_geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();
+        self.sheet_used = true;
         self.gantry.draw(&plan::grid(&board_geometry))?;
         log::info!("grid drawn in {:.1} s", self.since(began));
         self.panel.show(View::new(
@@ -224,6 +229,44 @@ impl Program<'_> {
         self.warn_if_the_sensor_is_slow();
         self.gantry.park()?;
         Ok(blank)
+    }
+
+    /// Reads the sheet where the grid will go and, while it holds marks, names them and asks
+    /// for a fresh one: old marks would be read as new ones and void the game.
+    fn make_sure_the_sheet_is_fresh(&mut self, level: &str) -> Flow<()> {
+        loop {
+            self.panel.show(View::new(
+                "Checking the sheet",
+                &[level, "Is it blank? Hands off the paper."],
+            ));
+            let used = self.gantry.used_squares()?;
+            if used.is_empty() {
+                return Ok(());
+            }
+            log::info!("the sheet is not blank: marks at {}", list(&used));
+            self.gantry.park()?;
+            self.ask_for_a_fresh_sheet(&format!("I see marks at {}.", list(&used)))?;
+        }
+    }
+
+    /// Asks for a fresh sheet (saying `why`), with a sound, and waits until the person says it
+    /// is in: the touch sensor or the centre button.
+    fn ask_for_a_fresh_sheet(&mut self, why: &str) -> Flow<()> {
+        self.panel.activity(Activity::YourMove);
+        self.panel.cue(Cue::Invalid);
+        self.panel.show(View::new(
+            "Fresh sheet, please",
+            &[
+                why,
+                "Put a blank sheet under the pen, then press the touch sensor (or the centre \
+                 button).",
+            ],
+        ));
+        self.person.new_sheet();
+        self.wait_for_touch_or_centre()?;
+        self.sheet_used = false;
+        self.panel.activity(Activity::Busy);
+        Ok(())
     }
 
     /// Says so, with figures, when the colour sensor answers too slowly for the configured sweep

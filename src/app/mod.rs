@@ -35,7 +35,8 @@ const POLL: Duration = Duration::from_millis(20);
 /// Someone at the robot, told what the program is waiting for. On the brick and in `sim` the
 /// person reads the screen and needs no telling; the demo and the tests script one here.
 pub trait Person {
-    /// A game is about to start: the sheet under the pen should be a fresh one.
+    /// The program asks for a fresh sheet and waits for the touch sensor (or the centre
+    /// button): the last game's sheet is under the pen.
     fn new_sheet(&mut self) {}
     /// The program waits for a button on `menu`.
     fn at_menu(&mut self, _menu: &Menu) {}
@@ -159,6 +160,8 @@ pub struct Program<'p> {
     buttons_before: Buttons,
     /// When the wait for the person began, or they last pressed anything since (robot clock).
     waiting_since: Duration,
+    /// The sheet under the pen holds a game of this run: the next one needs a fresh sheet.
+    sheet_used: bool,
 }
 
 impl<'p> Program<'p> {
@@ -197,6 +200,7 @@ impl<'p> Program<'p> {
             engine: Engine::new(Rules::classic()),
             buttons_before: Buttons::default(),
             waiting_since,
+            sheet_used: false,
         }
     }
 
@@ -430,6 +434,26 @@ impl<'p> Program<'p> {
             self.gantry.clock().sleep(POLL);
         }
         Ok(())
+    }
+
+    /// Waits for the touch sensor to be pressed and released, or the centre button.
+    fn wait_for_touch_or_centre(&mut self) -> Flow<()> {
+        self.waiting_since = self.gantry.clock().now();
+        let mut pressed = false;
+        loop {
+            self.check_attention()?;
+            if self.read_key()? == Some(Key::Centre) {
+                return Ok(());
+            }
+            let released = touch_released(&mut self.gantry, &mut pressed)?;
+            if pressed || released {
+                self.waiting_since = self.gantry.clock().now();
+            }
+            if released {
+                return Ok(());
+            }
+            self.gantry.clock().sleep(POLL);
+        }
     }
 
     /// Waits for the touch sensor to be pressed and released.

@@ -95,7 +95,10 @@ impl ScriptedHuman {
 
 impl Person for ScriptedHuman {
     fn new_sheet(&mut self) {
-        self.sim.world().paper_mut().clear();
+        let mut world = self.sim.world();
+        world.paper_mut().clear();
+        // Reads the screen, changes the sheet, presses the touch sensor.
+        world.press_touch_after(READ_THE_SCREEN * 4, PRESS);
     }
 
     fn at_menu(&mut self, menu: &Menu) {

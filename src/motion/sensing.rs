@@ -70,6 +70,37 @@ pub fn darkest_stretch(readings: &[u8], per_stretch: usize) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
+/// The squares of a sheet read before the grid is drawn that already hold ink: a stretch at
+/// least the clear-mark contrast (`mark_contrast_percent`, 15 % by default) darker than the
+/// sheet's paper. A used sheet can hold ink in every square, and a struck line darkens a whole
+/// row, so neither the median of the readings nor their spread can stand for the paper (on a
+/// simulated used sheet the median absolute deviation put the threshold above 100 %). The paper
+/// is taken as the 75th percentile of all readings, bright paper being most of even a used
+/// sheet, and no noise-scaled threshold is used: at the brick's noise (1 to 2 %, see
+/// `calibrate`) a 15 % dip over a stretch of readings is more than five of its standard
+/// deviations. Faint marks are not looked for: a used sheet shows its X's and O's clearly, and
+/// a false "used" would stop the evening.
+pub fn used_squares(squares: &[(Cell, Vec<u8>)], settings: &SensingConfig) -> Vec<Cell> {
+    let mut all: Vec<u8> = squares
+        .iter()
+        .flat_map(|(_, r)| r.iter().copied())
+        .collect();
+    if all.is_empty() {
+        return Vec::new();
+    }
+    all.sort_unstable();
+    let paper = f64::from(all[all.len() * 3 / 4]).max(1.0);
+    let clear = f64::from(settings.mark_contrast_percent) / 100.0;
+    squares
+        .iter()
+        .filter(|(_, readings)| {
+            darkest_stretch(readings, settings.samples_per_stretch)
+                .is_some_and(|darkest| (paper - darkest) / paper >= clear)
+        })
+        .map(|(cell, _)| *cell)
+        .collect()
+}
+
 /// One square's blank paper, read when the grid was drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BlankSquare {
@@ -614,5 +645,44 @@ mod tests {
             NewMarks::from_readings(&[read(b, Evidence::Marked), read(a, Evidence::Marked)]),
             NewMarks::Several(vec![a, b])
         );
+    }
+}
+
+#[cfg(test)]
+mod used_sheet_tests {
+    use super::*;
+
+    fn square(index: usize, readings: &[u8]) -> (Cell, Vec<u8>) {
+        (Cell::from_index(index, 3), readings.to_vec())
+    }
+
+    #[test]
+    fn a_sheet_with_a_clear_mark_in_a_square_is_used_there_and_noise_is_not_a_mark() {
+        let settings = SensingConfig::default();
+        // Paper at 70 % with a percent or two of noise; one square crossed by a stroke at 30 %.
+        let paper = [70, 71, 69, 70, 72, 70, 68, 70, 71, 70, 69, 70];
+        let mut squares: Vec<(Cell, Vec<u8>)> = (0..9).map(|i| square(i, &paper)).collect();
+        squares[4].1 = vec![70, 71, 69, 40, 30, 32, 50, 70, 71, 70, 69, 70];
+        assert_eq!(used_squares(&squares, &settings), [Cell::from_index(4, 3)]);
+        squares[4].1 = paper.to_vec();
+        assert!(
+            used_squares(&squares, &settings).is_empty(),
+            "a fresh sheet"
+        );
+        // A reading well beyond the noise, but nothing like ink, alone in its stretch.
+        squares[2].1 = vec![70, 71, 69, 70, 58, 70, 68, 70, 71, 70, 69, 70];
+        assert!(used_squares(&squares, &settings).is_empty());
+    }
+
+    #[test]
+    fn a_sheet_inked_in_every_square_and_struck_along_a_row_is_used_everywhere() {
+        // Each square crossed by strokes over a third of its readings, and the top row struck
+        // through end to end (as the last game's winning line is).
+        let inked = [70, 30, 32, 70, 71, 28, 69, 70, 31, 70, 70, 69];
+        let struck = [30, 29, 31, 28, 30, 29, 30, 31, 29, 30, 28, 30];
+        let squares: Vec<(Cell, Vec<u8>)> = (0..9)
+            .map(|i| square(i, if i < 3 { &struck } else { &inked }))
+            .collect();
+        assert_eq!(used_squares(&squares, &SensingConfig::default()).len(), 9);
     }
 }

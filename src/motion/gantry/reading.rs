@@ -187,6 +187,18 @@ impl Gantry {
         self.blank_readings(false)
     }
 
+    /// Reads every square of a sheet with no grid yet, pen up, and returns those that already
+    /// hold ink (see [`sensing::used_squares`]): a sheet left from the last game.
+    pub fn used_squares(&mut self) -> Result<Vec<Cell>> {
+        let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
+        let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
+        let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
+            .into_iter()
+            .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
+            .collect();
+        Ok(sensing::used_squares(&squares, &self.config.sensing))
+    }
+
     /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
     /// lines are there: the pen inked.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
