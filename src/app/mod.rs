@@ -438,31 +438,25 @@ impl<'p> Program<'p> {
 
     /// Waits for the touch sensor to be pressed and released, or the centre button.
     fn wait_for_touch_or_centre(&mut self) -> Flow<()> {
-        self.waiting_since = self.gantry.clock().now();
-        let mut pressed = false;
-        loop {
-            self.check_attention()?;
-            if self.read_key()? == Some(Key::Centre) {
-                return Ok(());
-            }
-            let released = touch_released(&mut self.gantry, &mut pressed)?;
-            if pressed || released {
-                self.waiting_since = self.gantry.clock().now();
-            }
-            if released {
-                return Ok(());
-            }
-            self.gantry.clock().sleep(POLL);
-        }
+        self.wait_for_touch_or(Some(Key::Centre))
     }
 
     /// Waits for the touch sensor to be pressed and released.
     fn wait_for_touch(&mut self) -> Flow<()> {
+        self.wait_for_touch_or(None)
+    }
+
+    /// Waits for the touch sensor to be pressed and released, or `key` if one is given. Other
+    /// keys are read (a press is attention) and let be.
+    fn wait_for_touch_or(&mut self, key: Option<Key>) -> Flow<()> {
         self.waiting_since = self.gantry.clock().now();
         let mut pressed = false;
         loop {
             self.check_attention()?;
-            self.read_key()?;
+            let read = self.read_key()?;
+            if key.is_some() && read == key {
+                return Ok(());
+            }
             let released = touch_released(&mut self.gantry, &mut pressed)?;
             if pressed || released {
                 self.waiting_since = self.gantry.clock().now();
