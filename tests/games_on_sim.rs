@@ -320,7 +320,7 @@ fn two_new_marks_at_once_void_the_game_and_count_it_abandoned() {
     let said = rig.screens.titled("Game void");
     assert_eq!(
         said[0].paragraphs[0],
-        "I saw new marks at row 1, column 1 and row 2, column 3: one at a time, please."
+        "I saw new marks at square 1 (top left) and square 6 (middle right): one at a time, please."
     );
     assert_eq!(rig.scoreboard().level("hard").abandoned, 1);
     rig.assert_safe();
@@ -505,7 +505,7 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     };
     let message = format!("{error:#}");
     assert!(
-        message.starts_with("my O at row ")
+        message.starts_with("my O at square ")
             && message.contains("does not show on the paper although I drew it twice"),
         "{message}"
     );

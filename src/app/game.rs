@@ -205,7 +205,7 @@ impl Program<'_> {
             &[&level, "Finding the end stops. Hands off the robot."],
         ));
         let homing = self.gantry.home()?;
-        log::info!("homed: {homing:?}");
+        log::info!("{homing}");
         self.make_sure_the_sheet_is_fresh(&level)?;
         self.panel.show(View::new(
             "Drawing the grid",
@@ -366,7 +366,15 @@ impl Program<'_> {
             for r in &readings {
                 log::info!("read {}: {}", square_name(r.cell), r.describe());
             }
-            log::info!("board read in {:.1} s: {marks:?}", self.since(began));
+            log::info!(
+                "board read in {:.1} s: {}",
+                self.since(began),
+                match &marks {
+                    NewMarks::None => "no new mark".to_string(),
+                    NewMarks::One(cell) => format!("a new mark at {}", square_name(*cell)),
+                    NewMarks::Several(cells) => format!("new marks at {}", list(cells)),
+                }
+            );
             self.confirm_own_marks(unconfirmed, &own_missing)?;
             self.gantry.park()?;
             match marks {
@@ -384,7 +392,7 @@ impl Program<'_> {
                 }
                 NewMarks::Several(cells) => {
                     self.panel.cue(Cue::Invalid);
-                    log::warn!("several new marks: {cells:?}; the game is void");
+                    log::warn!("new marks at {}: the game is void", list(&cells));
                     return Ok(Err(cells));
                 }
             }
@@ -495,7 +503,8 @@ impl Program<'_> {
                     Err(why) => format!("and could not be kept beside it either: {why}"),
                 };
                 log::error!(
-                    "recording {result:?} at {} failed: {error}; {kept}",
+                    "recording {} at {} failed: {error}; {kept}",
+                    result.describe(),
                     difficulty.name
                 );
                 return Err(Stop::Failed(
@@ -506,7 +515,18 @@ impl Program<'_> {
         if let Some(notice) = notice {
             self.panel.note(&notice.to_string());
         }
-        log::info!("recorded {result:?}: {recorded:?}");
+        log::info!(
+            "recorded {} at {}: +{} points, score {}{}",
+            result.describe(),
+            difficulty.name,
+            recorded.points,
+            recorded.current_score,
+            if recorded.new_high_score {
+                ", a new high score"
+            } else {
+                ""
+            }
+        );
         Ok((recorded, scores))
     }
 
@@ -515,7 +535,7 @@ impl Program<'_> {
     }
 }
 
-/// "row 1, column 1 and row 2, column 3".
+/// "square 1 (top left) and square 6 (middle right)".
 fn list(cells: &[Cell]) -> String {
     let names: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
     match names.split_last() {

@@ -133,6 +133,17 @@ pub enum Ending {
     Failed(anyhow::Error),
 }
 
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Done => f.write_str("done"),
+            Ending::Idle => f.write_str("parked after the idle timeout"),
+            Ending::Interrupted { cause } => write!(f, "stopped by {cause}"),
+            Ending::Failed(error) => write!(f, "failed: {error:#}"),
+        }
+    }
+}
+
 /// The robot as the program drives it: the gantry, and the brick's buttons and battery.
 pub struct Machine {
     pub gantry: Gantry,
@@ -281,7 +292,7 @@ impl<'p> Program<'p> {
             self.panel.show(view);
             self.person.at_menu(&menu);
             let key = self.wait_for_key()?;
-            log::info!("button {} in {menu:?}", key.name());
+            log::info!("button {} at {}", key.name(), menu.describe());
             let (next, action) = menu.press(key);
             menu = next;
             match action {
@@ -362,7 +373,7 @@ impl<'p> Program<'p> {
                 ));
             }
         }
-        log::info!("program ended: {ending:?}");
+        log::info!("program ended: {ending}");
         ending
     }
 
@@ -383,7 +394,10 @@ impl<'p> Program<'p> {
         self.check_stop()?;
         let now = self.gantry.clock().now();
         if now.saturating_sub(self.waiting_since) >= self.settings.idle_timeout {
-            log::info!("idle for {:?}", self.settings.idle_timeout);
+            log::info!(
+                "nothing pressed for {} while waiting for the person",
+                humantime::format_duration(self.settings.idle_timeout)
+            );
             return Err(Stop::Idle);
         }
         Ok(())

@@ -90,7 +90,7 @@ impl Program<'_> {
             .with_board(&board),
         );
         let homing = self.gantry.home()?;
-        log::info!("homed: {homing:?}");
+        log::info!("{homing}");
         let blank = journal
             .blank()
             .expect("a loaded journal has its blank paper");

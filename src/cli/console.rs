@@ -131,7 +131,7 @@ fn play_game<R: Rng>(
                 write!(out, "{}", render(&board))?;
                 let cells: Vec<String> = line
                     .iter()
-                    .map(|c| number(*c, &rules).to_string())
+                    .map(|c| c.name(rules.size()))
                     .collect();
                 writeln!(
                     out,
@@ -173,14 +173,14 @@ fn play_game<R: Rng>(
                 Ok(next) => board = next,
                 Err(MoveError::Occupied { by, .. }) => writeln!(
                     out,
-                    "Square {} already holds an {by}; try again.",
-                    number(cell, &rules)
+                    "{} already holds an {by}; try again.",
+                    capitalised(&cell.name(rules.size()))
                 )?,
                 Err(e) => return Err(e.into()),
             }
         } else {
             let (choice, _) = engine.choose(&board, &settings.difficulty, rng)?;
-            writeln!(out, "I play {}.", number(choice.cell, &rules))?;
+            writeln!(out, "I play {}.", choice.cell.name(rules.size()))?;
             board = board.play(choice.cell)?;
         }
     }
@@ -211,6 +211,14 @@ pub fn render(board: &Board) -> String {
         text.push('\n');
     }
     text
+}
+
+/// "Square 1 (top left)", to begin a sentence.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 fn number(cell: Cell, rules: &Rules) -> usize {
@@ -267,7 +275,7 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.contains("\"x\" is not a square: type a number from 1 to 9; try again."));
         assert!(
-            out.contains("Square 1 already holds an X; try again."),
+            out.contains("Square 1 (top left) already holds an X; try again."),
             "{out}"
         );
         assert!(out.contains("A draw. Your score goes back to 0."), "{out}");

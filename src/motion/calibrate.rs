@@ -112,7 +112,7 @@ impl Calibration {
                 let blank = f64::from(self.blank_percent[MARK_SQUARE.index(3)]);
                 let _ = writeln!(
                     out,
-                    "Mark in the square at {}: darkest {mark:.0}%, {:.0}% darker than its paper.\n\
+                    "Mark in {}: darkest {mark:.0}%, {:.0}% darker than its paper.\n\
                      Suggested: \"sensing\": {{\"mark_contrast_percent\": {contrast}}} \
                      (halfway between that square's paper and the mark).",
                     square_name(MARK_SQUARE),
@@ -122,7 +122,7 @@ impl Calibration {
             (Some(mark), None) => {
                 let _ = writeln!(
                     out,
-                    "Mark in the square at {}: darkest {mark:.0}%, no darker than the paper: \
+                    "Mark in {}: darkest {mark:.0}%, no darker than the paper: \
                      is the mark there, and dark?",
                     square_name(MARK_SQUARE)
                 );
@@ -186,7 +186,7 @@ impl std::fmt::Display for Step {
             Step::ReadingPaper => f.write_str("Reading the blank paper..."),
             Step::FillIn(cell) => write!(
                 f,
-                "Draw an X across the square at {} with the pen you will play with, then press \
+                "Draw an X across {} with the pen you will play with, then press \
                  the touch sensor.",
                 square_name(*cell)
             ),

@@ -80,15 +80,13 @@ pub enum MotionError {
     },
     #[error("stopped by {cause}")]
     Interrupted { cause: String },
-    #[error("the blank paper in the square at {square} reads only {percent}%: is the sheet under the sensor?")]
+    #[error("the blank paper in {square} reads only {percent}%: is the sheet under the sensor?")]
     NoPaper { square: String, percent: u8 },
     #[error(
         "the pen left no ink on the grid: check the pen and pen.down_deg (crossing the grid's \
          lines, the sensor read at most {darkest_percent}% darker than the paper)"
     )]
     NoInk { darkest_percent: u8 },
-    #[error(
-        "the sensor took no readings in the square at {square}: sample more often or sweep slower"
-    )]
+    #[error("the sensor took no readings in {square}: sample more often or sweep slower")]
     Unread { square: String },
 }

@@ -57,6 +57,18 @@ pub enum GameResult {
     Abandoned,
 }
 
+impl GameResult {
+    /// In words, from the person's side: "a win for you".
+    pub fn describe(self) -> &'static str {
+        match self {
+            GameResult::HumanWon => "a win for you",
+            GameResult::Draw => "a draw",
+            GameResult::HumanLost => "a loss for you",
+            GameResult::Abandoned => "an abandoned game",
+        }
+    }
+}
+
 /// One level's record.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

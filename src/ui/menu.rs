@@ -84,6 +84,17 @@ pub enum Menu {
     Scores,
 }
 
+impl Menu {
+    /// Which menu, in words, for the log: "the main menu".
+    pub fn describe(&self) -> String {
+        match self {
+            Menu::Main => "the main menu".into(),
+            Menu::ChooseFirst(level) => format!("who starts, at {}", level.name),
+            Menu::Scores => "the scores".into(),
+        }
+    }
+}
+
 /// What the program should do after a key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {

@@ -44,6 +44,41 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// The square's name for people, the same everywhere a person reads or types one: its
+    /// number counted row by row from 1 at the top left (as the keys of `sim` and the
+    /// squares of `console`), with where it is. On 3 x 3 that is a word ("square 3 (top
+    /// right)"); on bigger boards, its row and column counted from 1 ("square 7 (row 2,
+    /// column 3)").
+    ///
+    /// ```
+    /// use tictactoe_engine::game::Cell;
+    /// assert_eq!(Cell { row: 1, col: 1 }.name(3), "square 5 (centre)");
+    /// assert_eq!(Cell { row: 1, col: 2 }.name(4), "square 7 (row 2, column 3)");
+    /// ```
+    pub fn name(self, size: usize) -> String {
+        let number = self.index(size) + 1;
+        if size == 3 {
+            const WORDS: [&str; 9] = [
+                "top left",
+                "top middle",
+                "top right",
+                "middle left",
+                "centre",
+                "middle right",
+                "bottom left",
+                "bottom middle",
+                "bottom right",
+            ];
+            format!("square {number} ({})", WORDS[self.index(3)])
+        } else {
+            format!(
+                "square {number} (row {}, column {})",
+                self.row + 1,
+                self.col + 1
+            )
+        }
+    }
+
     /// The cell at a row-major index on a board of side `size`.
     pub fn from_index(index: usize, size: usize) -> Cell {
         Cell {

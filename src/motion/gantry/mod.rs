@@ -41,6 +41,20 @@ pub struct HomingReport {
     pub took: Duration,
 }
 
+impl std::fmt::Display for HomingReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "homed in {:.1} s: to the end stops the pen travelled {} deg, the columns axis {} \
+             deg, the rows axis {} deg",
+            self.took.as_secs_f64(),
+            self.pen_travelled_deg,
+            self.columns_travelled_deg,
+            self.rows_travelled_deg
+        )
+    }
+}
+
 /// How a move is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pace {
@@ -752,7 +766,8 @@ impl Gantry {
     }
 }
 
-/// A square as the user sees it: "row 1, column 3" (counted from 1 here, for people).
+/// A square of the robot's 3 x 3 board as people name it: "square 3 (top right)" (see
+/// [`Cell::name`]).
 pub fn square_name(cell: Cell) -> String {
-    format!("row {}, column {}", cell.row + 1, cell.col + 1)
+    cell.name(3)
 }
