@@ -129,10 +129,7 @@ fn play_game<R: Rng>(
         let mark = match board.status() {
             Status::Won { winner, line } => {
                 write!(out, "{}", render(&board))?;
-                let cells: Vec<String> = line
-                    .iter()
-                    .map(|c| c.name(rules.size()))
-                    .collect();
+                let cells: Vec<String> = line.iter().map(|c| c.name(rules.size())).collect();
                 writeln!(
                     out,
                     "{winner} has {} in a row: {}.",

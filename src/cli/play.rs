@@ -8,7 +8,7 @@ use crate::app::session::{start_log, Session};
 use crate::app::{Ending, NoOne, Program, Settings};
 use crate::config::RobotConfig;
 use crate::hw::ev3dev::console::{self, ConsoleMode};
-use crate::motion::stop::OUTPUT_CLOSED;
+use crate::motion::stop::{OUTPUT_CLOSED, STOP_KEY};
 use crate::motion::StopRequest;
 use crate::scoreboard::store::ScoreFile;
 use anyhow::Context;
@@ -101,9 +101,14 @@ pub(super) fn snapshots(lcd_dir: Option<&Path>) -> anyhow::Result<Option<Snapsho
 pub(super) fn exit_code(ending: &Ending, stop: &StopRequest) -> ExitCode {
     match ending {
         Ending::Done | Ending::Idle => ExitCode::SUCCESS,
-        // Whoever read the output has gone (`demo | head -1`): nothing went wrong.
-        Ending::Interrupted { .. } if stop.signal() == Some(OUTPUT_CLOSED) => ExitCode::SUCCESS,
-        // As shells report a death by that signal; the stop key counts as Ctrl-C.
+        // Whoever read the output has gone (`demo | head -1`), or the person pressed `sim`'s
+        // q, its documented way out: nothing went wrong.
+        Ending::Interrupted { .. }
+            if matches!(stop.signal(), Some(OUTPUT_CLOSED) | Some(STOP_KEY)) =>
+        {
+            ExitCode::SUCCESS
+        }
+        // As shells report a death by that signal.
         Ending::Interrupted { .. } => match stop.signal() {
             Some(signal) if signal < 128 => ExitCode::from(safety::exit_status_for(signal)),
             _ => ExitCode::from(safety::exit_status_for(2)),
