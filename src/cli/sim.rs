@@ -250,7 +250,7 @@ fn draw(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, speed: f64) 
         time.as_secs_f64()
     )];
     lines.push(format!(
-        "+{}+   Paper, as the colour sensor sees it",
+        "+{}+   Paper: # ink, : a trace, + pen, o sensor",
         "-".repeat(LCD_TEXT_WIDTH + 2)
     ));
     for (i, text) in lcd.iter().enumerate() {

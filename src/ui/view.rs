@@ -84,18 +84,20 @@ impl View {
 /// The scoreboard in lines short enough for the LCD (29 characters).
 pub fn score_lines(scores: &Scoreboard) -> Vec<String> {
     let mut lines = vec![format!("Your score: {}", scores.current_score)];
-    lines.push("level  high  W  D  L".into());
+    lines.push("level  high  W  D  L  A".into());
     for name in scores.level_names() {
         let level = scores.level(&name);
         lines.push(format!(
-            "{:<6} {:>4} {:>2} {:>2} {:>2}",
+            "{:<6} {:>4} {:>2} {:>2} {:>2} {:>2}",
             name.chars().take(6).collect::<String>(),
             level.high_score,
             level.wins,
             level.draws,
-            level.losses
+            level.losses,
+            level.abandoned
         ));
     }
+    lines.push("W won, D drawn, L lost, A abandoned".into());
     lines.push("Any button: back".into());
     lines
 }
