@@ -152,6 +152,8 @@ impl Program<'_> {
             self.pause(self.settings.result_shown_for)?;
             return Ok(None);
         }
+        // This sheet holds a game now: the next one asks for a fresh sheet.
+        self.sheet_used = true;
         self.play_on(&difficulty, blank, board, journal, started)
             .map(Some)
     }
