@@ -16,8 +16,13 @@ struct Tmux {
 
 impl Tmux {
     fn start(command: &str, folder: &Path) -> Tmux {
+        Tmux::sized(command, folder, 100, 32)
+    }
+
+    /// In a terminal `width` columns by `height` lines.
+    fn sized(command: &str, folder: &Path, width: u16, height: u16) -> Tmux {
         let tmux = Tmux {
-            socket: format!("ev3-tictactoe-test-{}", std::process::id()),
+            socket: format!("ev3-tictactoe-test-{}-{width}x{height}", std::process::id()),
         };
         let status = Command::new("tmux")
             .args([
@@ -26,9 +31,9 @@ impl Tmux {
                 "new-session",
                 "-d",
                 "-x",
-                "100",
+                &width.to_string(),
                 "-y",
-                "32",
+                &height.to_string(),
             ])
             .arg("-c")
             .arg(folder)
@@ -131,4 +136,37 @@ fn a_person_at_the_terminal_plays_the_simulated_robot_with_keys() {
         sheet.matches("<polyline").count() >= 6,
         "grid and both marks"
     );
+}
+
+#[test]
+fn in_an_80_column_terminal_no_line_of_sim_wraps_or_repeats() {
+    if tmux_is_missing() {
+        return;
+    }
+    for (width, height) in [(80, 24), (120, 40)] {
+        let folder = tempfile::tempdir().unwrap();
+        let command = format!(
+            "'{}' sim --speed 100 --idle-timeout 1h; echo EXIT=$?; sleep 60",
+            env!("CARGO_BIN_EXE_ev3-tictactoe")
+        );
+        let tmux = Tmux::sized(&command, folder.path(), width, height);
+        let screen = tmux.wait_for("Noughts and crosses");
+        // A line too long for the terminal would go on at the start of the next one, and a
+        // redraw after it would leave a broken copy above.
+        for whole in [
+            "Lights: ",
+            "Keys: arrows or h j k l = buttons, Enter = centre, t = touch sensor,",
+            "1-9 = your mark in that square (1 top left, 9 bottom right), q = stop",
+            "ev3-tictactoe sim: simulated robot at 100x",
+        ] {
+            assert_eq!(
+                screen.matches(whole).count(),
+                1,
+                "{width}x{height}: {whole:?} once and whole:\n{screen}"
+            );
+        }
+        tmux.keys(&["q"]);
+        let ended = tmux.wait_for("EXIT=");
+        assert!(ended.contains("EXIT=0"), "{ended}");
+    }
 }

@@ -102,10 +102,15 @@ pub(super) fn run(
         sim: sim.clone(),
         shown: shown.clone(),
     };
+    let base = super::play::settings(&args.program);
     let settings = Settings {
         // The simulated sheet goes with the program.
         resumable: false,
-        ..super::play::settings(&args.program)
+        // Screens that pause are timed on the simulated clock: sped up, they would flash by,
+        // so they last as long in real time as on the brick (a key still cuts them short).
+        result_shown_for: base.result_shown_for.mul_f64(args.speed.max(1.0)),
+        warning_shown_for: base.warning_shown_for.mul_f64(args.speed.max(1.0)),
+        ..base
     };
     let mut program = Program::new(
         machine,
@@ -259,11 +264,13 @@ fn draw(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, speed: f64) 
     }
     lines.push(format!("+{}+", "-".repeat(LCD_TEXT_WIDTH + 2)));
     lines.push(format!(
-        "Lights: {} {}    Keys: arrows or h j k l, Enter = centre; t = touch sensor;",
+        "Lights: {} {}",
         light_name(lights.0),
         light_name(lights.1)
     ));
-    lines.push("1-9 = draw your mark in that square (1 top left, 9 bottom right); q = stop".into());
+    // Each line under 80 characters, so an 80-column terminal never wraps one.
+    lines.push("Keys: arrows or h j k l = buttons, Enter = centre, t = touch sensor,".into());
+    lines.push("1-9 = your mark in that square (1 top left, 9 bottom right), q = stop".into());
     lines.extend(notes);
     let mut out = std::io::stdout().lock();
     let _ = queue!(out, cursor::MoveTo(0, 0));
