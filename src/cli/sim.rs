@@ -272,11 +272,17 @@ fn draw(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, speed: f64) 
     lines.push("Keys: arrows or h j k l = buttons, Enter = centre, t = touch sensor,".into());
     lines.push("1-9 = your mark in that square (1 top left, 9 bottom right), q = stop".into());
     lines.extend(notes);
+    // Cut to the terminal as it is now, redrawn every tenth of a second, so a resize is
+    // followed at once: a line longer than the width would wrap onto the next, and a line
+    // written on the last row would scroll the whole picture up, leaving broken copies.
+    let (width, height) = terminal::size().unwrap_or((80, 24));
     let mut out = std::io::stdout().lock();
     let _ = queue!(out, cursor::MoveTo(0, 0));
-    for line in lines {
+    let rows = usize::from(height.max(2) - 1);
+    for line in lines.iter().take(rows) {
+        let shown: String = line.chars().take(usize::from(width.max(1))).collect();
         let _ = queue!(out, terminal::Clear(terminal::ClearType::CurrentLine));
-        let _ = write!(out, "{line}\r\n");
+        let _ = write!(out, "{shown}\r\n");
     }
     let _ = queue!(out, terminal::Clear(terminal::ClearType::FromCursorDown));
     let _ = out.flush();
