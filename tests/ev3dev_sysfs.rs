@@ -504,25 +504,32 @@ fn kill_when(tree: Tree, started: impl Fn(&Tree) -> bool, what: &str) -> (Durati
         std::thread::sleep(Duration::from_millis(1));
     }
     let stopped_after = killed.elapsed();
-    // The sentinel lifts the pen (run-direct) and lets everything coast; wait for its last
-    // word before the brick is unmounted.
+    // The sentinel brakes every motor, lifts the pen (run-direct) and lets everything coast;
+    // wait for its last word, the pen's coasting stop, before the brick is unmounted. The pen's
+    // commands end in run-direct then stop after the brake too (homing's run-direct, then the
+    // brake), so what tells the end is every motor's stop action back at coast.
     let waited = std::time::Instant::now();
     loop {
         let mut tree = brick.tree();
-        let pen: Vec<String> = tree
+        let all_coasting = ["motor0", "motor1", "motor2"].iter().all(|m| {
+            let dir = format!("tacho-motor/{m}");
+            tree.last_written(&dir, "stop_action").as_deref() == Some("coast")
+                && tree.last_written(&dir, "command").as_deref() == Some("stop")
+        });
+        let pen_lifted = tree
             .writes_under("tacho-motor/motor1")
-            .into_iter()
-            .filter(|(attribute, _)| attribute == "command")
-            .map(|(_, command)| command)
-            .collect();
-        if pen.ends_with(&["run-direct".to_string(), "stop".to_string()]) && !driven(&mut tree) {
+            .iter()
+            .filter(|(attribute, command)| attribute == "command" && command == "run-direct")
+            .count()
+            >= 2;
+        if all_coasting && pen_lifted && !driven(&mut tree) {
             assert_every_motor_stopped(&tree, &format!("after SIGKILL at {what}"));
             break;
         }
         drop(tree);
         assert!(
             waited.elapsed() < Duration::from_secs(5),
-            "the sentinel never lifted the pen"
+            "the sentinel never lifted the pen and let everything coast"
         );
         std::thread::sleep(Duration::from_millis(5));
     }
