@@ -1,7 +1,8 @@
 //! The game of the ev3-tictactoe robot, apart from any robot: the rules of noughts and crosses
 //! on boards from 3 x 3 to 10 x 10 with k in a row ([`game`]), and the search that picks a move
 //! at a difficulty level ([`ai`]). No I/O, no hardware, no clock: another program (a screen, a
-//! referee, a bot) can ask it for a move, the game's status and the winning line.
+//! referee, a bot) can ask it for a move, the game's status and the winning line. [`game::Table`]
+//! keeps a game for two to six people at one board, each with a letter of their own.
 //!
 //! ```
 //! use rand::SeedableRng;

@@ -27,7 +27,7 @@ pub struct Difficulty {
 
 /// A name that is not a level.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown difficulty {name:?}: choose easy, medium or hard")]
+#[error("unknown difficulty {name:?}: choose easy, medium, hard or a percentage of best moves from 0% to 100%")]
 pub struct DifficultyError {
     pub name: String,
 }
@@ -71,7 +71,56 @@ impl Difficulty {
             })
     }
 
-    fn new(name: &str, optimal_move_probability: f64, win_points: u32) -> Difficulty {
+    /// The level that plays a best move `percent` times in a hundred, as the LED game (seed 001)
+    /// offers 50, 75 and 100 %. It is named by its percentage ("75%"), and a win is worth
+    /// points as the named levels below it: 1 under 50 %, 2 from 50 %, 3 at 100 %.
+    ///
+    /// ```
+    /// use tictactoe_engine::ai::Difficulty;
+    /// let level = Difficulty::best_moves_percent(75).unwrap();
+    /// assert_eq!((level.name.as_str(), level.win_points), ("75%", 2));
+    /// assert_eq!(level.optimal_move_probability, 0.75);
+    /// ```
+    pub fn best_moves_percent(percent: u32) -> Result<Difficulty, DifficultyError> {
+        if percent > 100 {
+            return Err(DifficultyError {
+                name: format!("{percent}%"),
+            });
+        }
+        Ok(Difficulty::new(
+            &format!("{percent}%"),
+            f64::from(percent) / 100.0,
+            1 + percent / 50,
+        ))
+    }
+
+    /// A built-in level's name (any case) or a percentage of best moves ("75%").
+    ///
+    /// ```
+    /// use tictactoe_engine::ai::Difficulty;
+    /// assert_eq!(Difficulty::parse("Hard").unwrap(), Difficulty::hard());
+    /// assert_eq!(Difficulty::parse("75%").unwrap().name, "75%");
+    /// assert!(Difficulty::parse("120%").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Difficulty, DifficultyError> {
+        match text.trim().strip_suffix('%') {
+            Some(number) => number
+                .trim()
+                .parse::<u32>()
+                .map_err(|_| DifficultyError {
+                    name: text.to_string(),
+                })
+                .and_then(|percent| {
+                    Difficulty::best_moves_percent(percent).map_err(|_| DifficultyError {
+                        name: text.to_string(),
+                    })
+                }),
+            None => Difficulty::named(text),
+        }
+    }
+
+    /// A level of one's own, as a robot config names the menu's levels.
+    pub fn new(name: &str, optimal_move_probability: f64, win_points: u32) -> Difficulty {
         Difficulty {
             name: name.to_string(),
             optimal_move_probability,
@@ -105,7 +154,7 @@ mod tests {
         assert_eq!(Difficulty::named("HARD").unwrap(), Difficulty::hard());
         assert_eq!(
             Difficulty::named("expert").unwrap_err().to_string(),
-            "unknown difficulty \"expert\": choose easy, medium or hard"
+            "unknown difficulty \"expert\": choose easy, medium, hard or a percentage of best moves from 0% to 100%"
         );
     }
 

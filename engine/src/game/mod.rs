@@ -9,6 +9,7 @@ mod lines;
 mod positions;
 mod rules;
 mod symmetry;
+mod table;
 
 pub use bits::{CellBits, Cells};
 pub use board::{Board, BoardError, Cell, Mark, MoveError, Status};
@@ -16,3 +17,4 @@ pub use lines::winning_lines;
 pub use positions::open_positions;
 pub use rules::{Rules, RulesError, MAX_SIZE, MIN_SIZE};
 pub use symmetry::Symmetry;
+pub use table::{Seat, Table, TableError, TableStatus, MAX_SEATS, SEAT_LETTERS};
