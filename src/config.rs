@@ -40,6 +40,32 @@ pub struct RobotConfig {
     /// Slack allowed on every motion's time limit, added to the time the motion should take
     /// (default: 1000 ms).
     pub motion_timeout_slack_ms: u64,
+    /// The levels on the menu's left, centre and right buttons (default: easy 0 % best moves
+    /// for 1 point, medium 50 % for 2, hard 100 % for 3).
+    pub levels: [LevelConfig; 3],
+}
+
+/// A level on the brick's menu: what it is called, how often it plays a best move, and what
+/// beating it is worth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelConfig {
+    /// The name on the menu and the scoreboard, up to 6 characters so it fits the LCD.
+    pub name: String,
+    /// How many moves in a hundred are a best move (the rest are random), 0 to 100.
+    pub best_moves_percent: u8,
+    /// Points a win at this level adds to the score, 1 to 100.
+    pub points: u32,
+}
+
+impl LevelConfig {
+    pub fn difficulty(&self) -> crate::ai::Difficulty {
+        crate::ai::Difficulty::new(
+            &self.name,
+            f64::from(self.best_moves_percent) / 100.0,
+            self.points,
+        )
+    }
 }
 
 pub use tictactoe_hardware::{Axis, MotorKind, Polarity};
@@ -124,6 +150,11 @@ pub struct PenConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BoardGeometry {
+    /// Squares along each side of the grid, 3 or 4 (default: 3). A 4 x 4 grid needs smaller
+    /// squares on the same sheet: `square_deg` 75 fits the default robot.
+    pub size: usize,
+    /// Marks in a row that win, from 3 to `size` (default: null, meaning `size`).
+    pub k: Option<usize>,
     /// The grid's corner nearest both axes' zero, in degrees (default: columns 20, rows 20).
     pub grid_origin_deg: AxisPoint,
     /// The side of one square, in degrees (default: 100).
@@ -298,6 +329,11 @@ impl Default for RobotConfig {
             sensing: SensingConfig::default(),
             touch_port: "in4".into(),
             motion_timeout_slack_ms: 1000,
+            levels: crate::ai::Difficulty::levels().map(|level| LevelConfig {
+                name: level.name,
+                best_moves_percent: (level.optimal_move_probability * 100.0).round() as u8,
+                points: level.win_points,
+            }),
         }
     }
 }
@@ -351,6 +387,13 @@ impl Default for PenConfig {
 }
 
 impl BoardGeometry {
+    /// The game drawn on the paper. Only meaningful on a checked config: an unchecked size or
+    /// run falls back to the classic game.
+    pub fn rules(&self) -> crate::game::Rules {
+        crate::game::Rules::new(self.size, self.k.unwrap_or(self.size))
+            .unwrap_or_else(|_| crate::game::Rules::classic())
+    }
+
     /// Where the pen is over the centre of `cell`. Row 0 is nearest the rows axis's zero,
     /// column 0 nearest the columns axis's zero.
     pub fn cell_centre(&self, cell: crate::game::Cell) -> AxisPoint {
@@ -365,6 +408,8 @@ impl BoardGeometry {
 impl Default for BoardGeometry {
     fn default() -> Self {
         BoardGeometry {
+            size: 3,
+            k: None,
             grid_origin_deg: AxisPoint::new(20, 20),
             square_deg: 100,
             mark_style: MarkStyle::Letter,
@@ -458,11 +503,120 @@ impl RobotConfig {
 
     /// The point of the grid's far corner.
     pub fn grid_max(&self) -> AxisPoint {
-        let side = 3 * self.board.square_deg;
+        let side = self.board.size as i32 * self.board.square_deg;
         AxisPoint::new(
             self.board.grid_origin_deg.columns + side,
             self.board.grid_origin_deg.rows + side,
         )
+    }
+
+    /// Every square, in the order people number them, must lie on the sheet (the pen draws its
+    /// edges), and every point the pen or the sensor visits for it, approach included, inside
+    /// the travel. The first square that does not is named, with how far it misses: on a
+    /// bigger board that is what tells a person which setting to shrink.
+    fn check_every_square_is_reachable(&self) -> Checked {
+        let board = &self.board;
+        let sensor = self.sensing.sensor_offset_deg;
+        let size = board.size;
+        for index in 0..size * size {
+            let cell = crate::game::Cell::from_index(index, size);
+            let square = cell.name(size);
+            let near = AxisPoint::new(
+                board.grid_origin_deg.columns + cell.col as i32 * board.square_deg,
+                board.grid_origin_deg.rows + cell.row as i32 * board.square_deg,
+            );
+            let far = AxisPoint::new(
+                near.columns + board.square_deg,
+                near.rows + board.square_deg,
+            );
+            for (axis, near, far, sheet_min, sheet_max, offset, travel) in [
+                (
+                    "columns",
+                    near.columns,
+                    far.columns,
+                    board.sheet_min_deg.columns,
+                    board.sheet_max_deg.columns,
+                    sensor.columns,
+                    self.columns.travel_deg,
+                ),
+                (
+                    "rows",
+                    near.rows,
+                    far.rows,
+                    board.sheet_min_deg.rows,
+                    board.sheet_max_deg.rows,
+                    sensor.rows,
+                    self.rows.travel_deg,
+                ),
+            ] {
+                check(
+                    near >= sheet_min,
+                    "board.grid_origin_deg",
+                    format!(
+                        "puts {square} at {axis} {near}, {} before the sheet (board.sheet_min_deg {axis} {sheet_min})",
+                        sheet_min - near
+                    ),
+                )?;
+                // Where even the first square misses, the grid starts too far; else the
+                // squares are too big for this many of them.
+                let first_misses = index == 0;
+                check(
+                    far <= sheet_max,
+                    if first_misses {
+                        "board.grid_origin_deg"
+                    } else {
+                        "board.square_deg"
+                    },
+                    if first_misses {
+                        format!(
+                            "puts {square} at {axis} {near}..{far}, {} past the sheet (board.sheet_max_deg {axis} {sheet_max})",
+                            far - sheet_max
+                        )
+                    } else {
+                        format!(
+                            "is {}, so {square} reaches {axis} {far}, {} past the sheet (board.sheet_max_deg {axis} {sheet_max}): make the squares smaller or the grid start nearer zero",
+                            board.square_deg,
+                            far - sheet_max
+                        )
+                    },
+                )?;
+                for (who, shift) in [("pen", 0), ("sensor", offset)] {
+                    let low = near + shift - board.approach_deg;
+                    let high = far + shift + board.approach_deg;
+                    check(
+                        low >= 0,
+                        &format!("{axis}.travel_deg"),
+                        format!(
+                            "starts at 0, but the {who} over {square} needs {axis} {low}, {} below it",
+                            -low
+                        ),
+                    )?;
+                    check(
+                        high <= travel,
+                        &format!("{axis}.travel_deg"),
+                        format!(
+                            "is {travel}, but the {who} over {square} needs {axis} {high}, {} beyond it",
+                            high - travel
+                        ),
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The levels on the menu's buttons, left to right.
+    pub fn menu_levels(&self) -> [crate::ai::Difficulty; 3] {
+        [0, 1, 2].map(|i| self.levels[i].difficulty())
+    }
+
+    /// `asked` as this robot plays it: a menu level of the same name, with its points and
+    /// share of best moves, or `asked` itself (a built-in level or a percentage).
+    pub fn level(&self, asked: &crate::ai::Difficulty) -> crate::ai::Difficulty {
+        self.levels
+            .iter()
+            .find(|level| level.name.eq_ignore_ascii_case(&asked.name))
+            .map_or_else(|| asked.clone(), LevelConfig::difficulty)
     }
 
     /// Checks what serde cannot: ranges and how the parts fit together.
@@ -576,6 +730,51 @@ impl RobotConfig {
             )?;
         }
         check(
+            (3..=4).contains(&board.size),
+            "board.size",
+            format!(
+                "is {}; the robot draws 3 x 3 or 4 x 4 (bigger boards are played in `console`)",
+                board.size
+            ),
+        )?;
+        if let Some(k) = board.k {
+            check(
+                (3..=board.size).contains(&k),
+                "board.k",
+                format!("is {k}; it must be from 3 to board.size ({})", board.size),
+            )?;
+        }
+        for (i, level) in self.levels.iter().enumerate() {
+            let field = format!("levels[{i}]");
+            check(
+                !level.name.trim().is_empty()
+                    && level.name.chars().count() <= 6
+                    && level.name.trim() == level.name,
+                &format!("{field}.name"),
+                format!(
+                    "is {:?}; a level's name is 1 to 6 characters, so it fits the LCD",
+                    level.name
+                ),
+            )?;
+            check(
+                !self.levels[..i]
+                    .iter()
+                    .any(|other| other.name.eq_ignore_ascii_case(&level.name)),
+                &format!("{field}.name"),
+                format!("is {:?}, which an earlier level already has", level.name),
+            )?;
+            check(
+                level.best_moves_percent <= 100,
+                &format!("{field}.best_moves_percent"),
+                format!("is {}; it must be from 0 to 100", level.best_moves_percent),
+            )?;
+            check(
+                (1..=100).contains(&level.points),
+                &format!("{field}.points"),
+                format!("is {}; it must be from 1 to 100", level.points),
+            )?;
+        }
+        check(
             board.sheet_min_deg.columns < board.sheet_max_deg.columns
                 && board.sheet_min_deg.rows < board.sheet_max_deg.rows,
             "board.sheet_max_deg",
@@ -624,44 +823,7 @@ impl RobotConfig {
                 board.square_deg / 2
             ),
         )?;
-        let min = board.grid_origin_deg;
-        let max = self.grid_max();
-        check(
-            min.columns >= board.sheet_min_deg.columns
-                && min.rows >= board.sheet_min_deg.rows
-                && max.columns <= board.sheet_max_deg.columns
-                && max.rows <= board.sheet_max_deg.rows,
-            "board.grid_origin_deg",
-            format!(
-                "puts the grid at {}..{} columns, {}..{} rows, not inside the sheet",
-                min.columns, max.columns, min.rows, max.rows
-            ),
-        )?;
-        // Every point the pen or the sensor must reach has to lie inside the travel.
-        let sensor = self.sensing.sensor_offset_deg;
-        let reach = AxisPoint::new(
-            max.columns.max(max.columns + sensor.columns) + board.approach_deg,
-            max.rows.max(max.rows + sensor.rows) + board.approach_deg,
-        );
-        let low = AxisPoint::new(
-            min.columns.min(min.columns + sensor.columns) - board.approach_deg,
-            min.rows.min(min.rows + sensor.rows) - board.approach_deg,
-        );
-        for (axis, travel, low, reach) in [
-            (
-                "columns",
-                self.columns.travel_deg,
-                low.columns,
-                reach.columns,
-            ),
-            ("rows", self.rows.travel_deg, low.rows, reach.rows),
-        ] {
-            check(
-                reach <= travel && low >= 0,
-                &format!("{axis}.travel_deg"),
-                format!("is {travel}, but the pen and sensor need {axis} {low}..{reach}"),
-            )?;
-        }
+        self.check_every_square_is_reachable()?;
         let sensing = &self.sensing;
         check(
             sensing.sweep_deg > 0 && sensing.sweep_deg < board.square_deg,
@@ -894,6 +1056,8 @@ mod tests {
                         }
                         // A whole part of the config: its own fields say their defaults.
                         serde_json::Value::Object(_) => continue,
+                        // The menu's levels: the doc gives each one's values in words.
+                        serde_json::Value::Array(_) => continue,
                         serde_json::Value::String(text) => text.clone(),
                         other => other.to_string(),
                     };
@@ -906,6 +1070,93 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    fn refusal(text: &str) -> String {
+        RobotConfig::parse(text, "robot.json")
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_board_too_big_for_the_sheet_is_refused_naming_the_first_square_that_misses() {
+        assert_eq!(
+            refusal(r#"{"board": {"size": 4}}"#),
+            "robot config robot.json: board.square_deg is 100, so square 4 (row 1, column 4) \
+             reaches columns 420, 80 past the sheet (board.sheet_max_deg columns 340): make the \
+             squares smaller or the grid start nearer zero"
+        );
+    }
+
+    #[test]
+    fn a_board_the_sensor_cannot_reach_is_refused_naming_the_square_and_how_far() {
+        // 75-degree squares fit the sheet, but the sensor rides 170 degrees beside the pen:
+        // over the last column it needs 20 + 300 + 170 + 15 (approach) = 505.
+        let text = r#"{"board": {"size": 4, "square_deg": 75, "mark_size_deg": 45,
+            "win_line_overhang_deg": 20}, "sensing": {"sweep_deg": 50},
+            "columns": {"travel_deg": 480}}"#;
+        assert_eq!(
+            refusal(text),
+            "robot config robot.json: columns.travel_deg is 480, but the sensor over square 4 \
+             (row 1, column 4) needs columns 505, 25 beyond it"
+        );
+        let fits = text.replace("480", "520");
+        let config = RobotConfig::parse(&fits, "robot.json").unwrap();
+        assert_eq!(config.board.rules(), crate::game::Rules::new(4, 4).unwrap());
+    }
+
+    #[test]
+    fn boards_the_robot_does_not_draw_and_runs_longer_than_the_board_are_refused() {
+        assert!(refusal(r#"{"board": {"size": 5}}"#)
+            .contains("board.size is 5; the robot draws 3 x 3 or 4 x 4"));
+        assert!(refusal(r#"{"board": {"k": 4}}"#)
+            .contains("board.k is 4; it must be from 3 to board.size (3)"));
+    }
+
+    #[test]
+    fn the_menu_levels_are_data_and_a_level_asked_by_name_plays_as_the_config_says() {
+        let config = RobotConfig::parse(
+            r#"{"levels": [
+                {"name": "50%", "best_moves_percent": 50, "points": 1},
+                {"name": "75%", "best_moves_percent": 75, "points": 2},
+                {"name": "expert", "best_moves_percent": 100, "points": 5}]}"#,
+            "robot.json",
+        )
+        .unwrap();
+        let [left, centre, right] = config.menu_levels();
+        assert_eq!(
+            (left.name.as_str(), left.optimal_move_probability),
+            ("50%", 0.5)
+        );
+        assert_eq!((centre.name.as_str(), centre.win_points), ("75%", 2));
+        assert_eq!((right.name.as_str(), right.win_points), ("expert", 5));
+        // `--difficulty 75%` is the config's 75 % level, with its points.
+        let asked = crate::ai::Difficulty::parse("75%").unwrap();
+        assert_eq!(config.level(&asked), centre);
+        // A level the config does not name is played as asked.
+        assert_eq!(
+            config.level(&crate::ai::Difficulty::hard()),
+            crate::ai::Difficulty::hard()
+        );
+    }
+
+    #[test]
+    fn menu_levels_that_do_not_fit_the_lcd_or_repeat_a_name_are_refused() {
+        let levels = |a: &str, b: &str, percent: u32, points: u32| {
+            format!(
+                r#"{{"levels": [{{"name": "{a}", "best_moves_percent": 0, "points": 1}},
+                {{"name": "{b}", "best_moves_percent": {percent}, "points": {points}}},
+                {{"name": "hard", "best_moves_percent": 100, "points": 3}}]}}"#
+            )
+        };
+        assert!(refusal(&levels("beginner", "medium", 50, 2))
+            .contains("levels[0].name is \"beginner\""));
+        assert!(refusal(&levels("easy", "Easy", 50, 2))
+            .contains("levels[1].name is \"Easy\", which an earlier level already has"));
+        assert!(refusal(&levels("easy", "medium", 101, 2))
+            .contains("levels[1].best_moves_percent is 101"));
+        assert!(refusal(&levels("easy", "medium", 50, 0)).contains("levels[1].points is 0"));
+        assert!(refusal(r#"{"levels": []}"#).contains("levels"));
     }
 
     #[test]
@@ -950,7 +1201,7 @@ mod tests {
             ),
             (
                 r#"{"columns": {"travel_deg": 300}}"#,
-                "columns.travel_deg is 300, but the pen and sensor need columns",
+                "columns.travel_deg is 300, but the sensor over square 1 (top left) needs columns 305, 5 beyond it",
             ),
             (
                 r#"{"board": {"mark_size_deg": 100}}"#,

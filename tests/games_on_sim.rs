@@ -3,7 +3,7 @@
 //! own; the scoreboard is a real file.
 
 use ev3_tictactoe::ai::Difficulty;
-use ev3_tictactoe::app::game::GameReport;
+use ev3_tictactoe::app::game::{GameReport, RefereeReport};
 use ev3_tictactoe::app::panel::{Mirror, Panel, Snapshots};
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
 use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
@@ -14,7 +14,7 @@ use ev3_tictactoe::hw::sim::{Author, Faults, MotorFault, SimBody, SimRobot, SimS
 use ev3_tictactoe::hw::ButtonPad;
 use ev3_tictactoe::motion::{Gantry, StopRequest};
 use ev3_tictactoe::scoreboard::store::ScoreFile;
-use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
+use ev3_tictactoe::scoreboard::{GameResult, PairResult, Scoreboard};
 use ev3_tictactoe::ui::menu::{FirstMove, Key, Menu};
 use ev3_tictactoe::ui::view::View;
 use rand::SeedableRng;
@@ -55,6 +55,7 @@ impl Mirror for Screens {
 
 /// A simulated robot, a scoreboard file in a folder of its own, and a scripted human.
 struct Rig {
+    config: RobotConfig,
     sim: SimRobot,
     screens: Screens,
     scores: ScoreFile,
@@ -70,16 +71,25 @@ impl Rig {
     }
 
     fn with(settings: SimSettings, strategy: Strategy, seed: u64) -> Rig {
-        let sim = SimRobot::new(&SimBody::as_configured(&RobotConfig::default()), &settings);
+        Rig::of(RobotConfig::default(), settings, strategy, seed)
+    }
+
+    /// The robot `config` describes, in a simulated world of `settings`.
+    fn of(config: RobotConfig, settings: SimSettings, strategy: Strategy, seed: u64) -> Rig {
+        config
+            .validate()
+            .expect("the rig's config is one the program accepts");
+        let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
         let folder = tempfile::tempdir().unwrap();
         let scores = ScoreFile::new(folder.path().join("scoreboard.json"));
         let human = ScriptedHuman::new(
             sim.clone(),
-            RobotConfig::default().board,
+            config.board.clone(),
             strategy,
             ChaCha8Rng::seed_from_u64(seed),
         );
         Rig {
+            config,
             sim,
             screens: Screens::default(),
             scores,
@@ -102,7 +112,7 @@ impl Rig {
         };
         Program::new(
             Machine {
-                gantry: Gantry::new(self.sim.robot(), RobotConfig::default()),
+                gantry: Gantry::new(self.sim.robot(), self.config.clone()),
                 buttons,
                 battery: Some(Box::new(self.sim.battery())),
             },
@@ -131,6 +141,16 @@ impl Rig {
                 .run_games_reporting(difficulty, first, games, &mut |game| {
                     reports.push(game.clone())
                 });
+        (reports, ending)
+    }
+
+    /// Referees `games` games between two scripted people and returns them with how the run
+    /// ended.
+    fn referee(&mut self, games: u32, seed: u64) -> (Vec<RefereeReport>, Ending) {
+        let mut reports = Vec::new();
+        let ending = self
+            .program(seed)
+            .run_referee_games(games, &mut |game| reports.push(game.clone()));
         (reports, ending)
     }
 
@@ -528,12 +548,13 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
 fn the_menu_shows_the_scores_plays_a_chosen_game_and_exits() {
     let mut rig = Rig::new(Strategy::Random, 13);
     let snapshots = rig.folder.path().join("lcd");
+    // After the game, the scores: any key but centre (a game for two) goes back.
     rig.human.keys = [
         Key::Down,
         Key::Left,
         Key::Right,
         Key::Right,
-        Key::Centre,
+        Key::Left,
         Key::Up,
     ]
     .into_iter()
@@ -964,7 +985,7 @@ fn a_sheet_that_does_not_match_the_game_cut_short_is_named_square_by_square() {
         .expect("the mismatch is shown");
     let said = screen.paragraphs.join(" ");
     for cell in &journalled {
-        let name = ev3_tictactoe::motion::gantry::square_name(*cell);
+        let name = cell.name(3);
         assert!(
             said.contains(&format!("{name} should hold")),
             "{name}: {said}"
@@ -1081,4 +1102,236 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
     assert_eq!(games.len(), 1);
     assert_ne!(games[0].result, GameResult::Abandoned, "not voided");
     assert_eq!(person.asked, 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The robot as referee for two people.
+
+/// The squares by number, 1 at the top left, as cells of the 3 x 3 board.
+fn squares(numbers: &[usize]) -> Vec<Turn> {
+    numbers
+        .iter()
+        .map(|n| Turn::Mark(vec![Cell::from_index(n - 1, 3)]))
+        .collect()
+}
+
+fn robot_strokes(rig: &Rig) -> Vec<Vec<(f64, f64)>> {
+    rig.sim
+        .world()
+        .paper()
+        .strokes()
+        .filter(|s| s.author == Author::Robot)
+        .map(|s| s.points.iter().map(|p| (p.columns, p.rows)).collect())
+        .collect()
+}
+
+#[test]
+fn two_people_play_to_every_outcome_and_the_robot_judges_each() {
+    let x_wins = (squares(&[1, 4, 2, 5, 3]), PairResult::XWon, Some([1, 2, 3]));
+    let o_wins = (
+        squares(&[1, 4, 2, 5, 9, 6]),
+        PairResult::OWon,
+        Some([4, 5, 6]),
+    );
+    let draw = (
+        squares(&[1, 2, 3, 5, 4, 6, 8, 7, 9]),
+        PairResult::Draw,
+        None,
+    );
+    let mut two_at_once = squares(&[1]);
+    two_at_once.push(Turn::Mark(vec![
+        Cell::from_index(4, 3),
+        Cell::from_index(8, 3),
+    ]));
+    let void = (two_at_once, PairResult::Void, None);
+    for (turns, expected, line) in [x_wins, o_wins, draw, void] {
+        let mut rig = Rig::new(Strategy::Random, 1);
+        rig.human.turns = turns.into();
+        let (games, ending) = rig.referee(1, 1);
+        assert_done(&ending);
+        let game = &games[0];
+        assert_eq!(game.result, expected);
+        let struck: Option<Vec<usize>> = game
+            .line
+            .as_ref()
+            .map(|line| line.iter().map(|c| c.index(3) + 1).collect());
+        assert_eq!(struck, line.map(|l| l.to_vec()), "{expected:?}");
+        // The grid's four lines, and the line through a win: nothing of a player's is drawn.
+        let strokes = robot_strokes(&rig);
+        assert_eq!(
+            strokes.len(),
+            4 + usize::from(line.is_some()),
+            "{expected:?}: {strokes:?}"
+        );
+        if let Some(line) = &game.line {
+            let geometry = RobotConfig::default().board;
+            let (a, b) = (geometry.cell_centre(line[0]), geometry.cell_centre(line[2]));
+            let last = strokes.last().unwrap();
+            let reaches = |p: ev3_tictactoe::config::AxisPoint| {
+                last.iter()
+                    .any(|&(c, r)| (c - f64::from(p.columns)).hypot(r - f64::from(p.rows)) < 40.0)
+            };
+            assert!(reaches(a) && reaches(b), "{expected:?}: {last:?}");
+        }
+        assert_eq!(
+            game.result_view.title,
+            match expected {
+                PairResult::XWon => "X wins!",
+                PairResult::OWon => "O wins!",
+                PairResult::Draw => "A draw",
+                PairResult::Void => "Game void",
+            }
+        );
+        rig.assert_safe();
+    }
+}
+
+#[test]
+fn two_person_games_are_kept_apart_and_never_touch_the_robots_scores() {
+    let mut rig = Rig::new(Strategy::Random, 2);
+    // Someone has beaten the robot at hard before.
+    rig.scores
+        .record(&Difficulty::hard(), GameResult::HumanWon, UNIX_EPOCH)
+        .unwrap();
+    let before = rig.scoreboard();
+    rig.human.turns = squares(&[1, 4, 2, 5, 3]).into();
+    rig.human
+        .turns
+        .extend(squares(&[1, 2, 3, 5, 4, 6, 8, 7, 9]));
+    let (games, ending) = rig.referee(2, 2);
+    assert_done(&ending);
+    assert_eq!(games.len(), 2);
+    let after = rig.scoreboard();
+    assert_eq!(after.current_score, before.current_score);
+    assert_eq!(after.levels, before.levels);
+    let pair = after.two_people.expect("a two-person record");
+    assert_eq!(
+        (pair.x_wins, pair.o_wins, pair.draws, pair.void),
+        (1, 0, 1, 0)
+    );
+    assert_eq!(games[1].record, pair);
+    // The second game asked for a fresh sheet first, as between games against the robot.
+    assert_eq!(rig.screens.titled("Fresh sheet, please").len(), 1);
+}
+
+#[test]
+fn a_person_who_forgets_to_draw_is_asked_again_and_told_whose_turn_it_is() {
+    let mut rig = Rig::new(Strategy::Random, 3);
+    let mut turns = squares(&[5]);
+    turns.push(Turn::PressOnly);
+    turns.extend(squares(&[1, 9, 3, 2, 8, 7, 4, 6]));
+    rig.human.turns = turns.into();
+    let (games, ending) = rig.referee(1, 3);
+    assert_done(&ending);
+    assert_eq!(games[0].result, PairResult::Draw);
+    let asked_again = rig.screens.titled("No new mark");
+    assert_eq!(asked_again.len(), 1);
+    // O was asked, O was asked again, and O's move is the next one read.
+    assert_eq!(games[0].moves[1], (Mark::O, Cell::from_index(0, 3)));
+    assert!(!rig.screens.titled("O to move").is_empty());
+    assert!(!rig.screens.titled("X to move").is_empty());
+}
+
+#[test]
+fn the_scores_page_starts_a_game_for_two_people() {
+    let mut rig = Rig::new(Strategy::Random, 4);
+    // Down to the scores, centre for two people; after the game the scores again, then up to
+    // the main menu and up to exit.
+    rig.human.keys = [Key::Down, Key::Centre, Key::Up, Key::Up].into();
+    let ending = rig.program(4).run_menu();
+    assert_done(&ending);
+    let pair = rig.scoreboard().two_people.expect("the game was recorded");
+    assert_eq!(pair.x_wins + pair.o_wins + pair.draws + pair.void, 1);
+    assert!(rig.screens.titled("Scores").iter().any(|v| v
+        .paragraphs
+        .iter()
+        .any(|p| p == "CENTRE 2 players, other: back")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bigger boards on paper.
+
+/// The default robot drawing a 4 x 4 board, `k` in a row, in squares of 75 degrees: the
+/// smaller squares take smaller marks, sweeps and win-line overhangs.
+fn four_by_four(k: usize) -> RobotConfig {
+    let mut config = RobotConfig::default();
+    config.board.size = 4;
+    config.board.k = Some(k);
+    config.board.square_deg = 75;
+    config.board.mark_size_deg = 45;
+    config.board.win_line_overhang_deg = 20;
+    config.sensing.sweep_deg = 50;
+    config
+}
+
+#[test]
+fn hard_never_loses_four_in_a_row_on_four_by_four_whoever_starts() {
+    for (first, seed) in [(FirstMove::Human, 5), (FirstMove::Robot, 6)] {
+        let mut rig = Rig::of(
+            four_by_four(4),
+            SimSettings::default(),
+            Strategy::Perfect,
+            seed,
+        );
+        let (games, ending) = rig.play(&Difficulty::hard(), first, 1, seed);
+        assert_done(&ending);
+        let game = &games[0];
+        assert_eq!(game.board.rules().size(), 4);
+        assert_eq!(game.result, result_by_the_rules(game), "{first:?}");
+        assert_ne!(
+            game.result,
+            GameResult::HumanWon,
+            "{first:?}: {}",
+            game.board
+        );
+        assert_ne!(game.result, GameResult::Abandoned, "{first:?}");
+        // Six grid lines, and each of the robot's marks, are on the paper.
+        let robot_moves = game.moves.iter().filter(|(m, _)| *m != game.human).count();
+        assert!(robot_strokes(&rig).len() >= 6 + robot_moves, "{first:?}");
+        rig.assert_safe();
+    }
+}
+
+#[test]
+fn on_four_by_four_three_in_a_row_hard_moving_first_wins_against_perfect_play() {
+    // Three in a row on 4 x 4 is a win for whoever starts: hard, exact, finds it.
+    let mut rig = Rig::of(
+        four_by_four(3),
+        SimSettings::default(),
+        Strategy::Perfect,
+        7,
+    );
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::Robot, 1, 7);
+    assert_done(&ending);
+    let game = &games[0];
+    assert_eq!(game.result, GameResult::HumanLost, "{}", game.board);
+    // The line struck runs through three squares of the 4 x 4 grid.
+    let Status::Won { line, .. } = game.board.status() else {
+        panic!("{}", game.board)
+    };
+    assert_eq!(line.len(), 3);
+}
+
+#[test]
+fn two_people_play_on_four_by_four_and_the_squares_are_named_on_it() {
+    let mut rig = Rig::of(four_by_four(4), SimSettings::default(), Strategy::Random, 8);
+    // X takes the first column, 1, 5, 9, 13; O answers in the second.
+    rig.human.turns = [1, 2, 5, 6, 9, 10, 13]
+        .iter()
+        .map(|n| Turn::Mark(vec![Cell::from_index(n - 1, 4)]))
+        .collect();
+    let (games, ending) = rig.referee(1, 8);
+    assert_done(&ending);
+    let game = &games[0];
+    assert_eq!(game.result, PairResult::XWon);
+    let line: Vec<usize> = game
+        .line
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|c| c.index(4) + 1)
+        .collect();
+    assert_eq!(line, [1, 5, 9, 13]);
+    assert_eq!(robot_strokes(&rig).len(), 6 + 1, "grid and the line");
+    rig.assert_safe();
 }

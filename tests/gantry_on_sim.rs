@@ -7,7 +7,6 @@ use ev3_tictactoe::hw::sim::human::{self, HandMark};
 use ev3_tictactoe::hw::sim::{
     Author, Faults, MotorFault, PaperPoint, SensorFault, SimBody, SimRobot, SimSettings,
 };
-use ev3_tictactoe::motion::gantry::square_name;
 use ev3_tictactoe::motion::plan;
 use ev3_tictactoe::motion::sensing::NewMarks;
 use ev3_tictactoe::motion::{Axis, Gantry, MotionError};
@@ -305,7 +304,7 @@ fn filled_squares_and_drawn_xs_and_os_are_seen_and_blank_squares_are_not() {
                 seen,
                 NewMarks::One(cell),
                 "{mark:?} in {}: {readings:#?}",
-                square_name(cell)
+                cell.name(3)
             );
         }
     }

@@ -4,6 +4,10 @@ use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::hw::Buttons;
 use ev3_tictactoe::ui::menu::{Action, FirstMove, Key, Menu};
 
+fn levels() -> [Difficulty; 3] {
+    Difficulty::levels()
+}
+
 fn play(difficulty: Difficulty, first: FirstMove) -> Action {
     Action::Play { difficulty, first }
 }
@@ -30,7 +34,11 @@ fn the_main_menu_picks_a_level_shows_scores_or_exits() {
         (Key::Up, Menu::Main, Action::Exit),
     ];
     for (key, state, action) in cases {
-        assert_eq!(Menu::Main.press(key), (state, action), "main menu, {key:?}");
+        assert_eq!(
+            Menu::Main.press(key, &levels()),
+            (state, action),
+            "main menu, {key:?}"
+        );
     }
 }
 
@@ -55,7 +63,7 @@ fn after_the_level_the_player_chooses_who_starts_or_goes_back() {
         ];
         for (key, state, action) in cases {
             assert_eq!(
-                at().press(key),
+                at().press(key, &levels()),
                 (state, action),
                 "{} level, {key:?}",
                 level.name
@@ -65,12 +73,32 @@ fn after_the_level_the_player_chooses_who_starts_or_goes_back() {
 }
 
 #[test]
-fn any_button_leaves_the_scores_for_the_main_menu() {
+fn on_the_scores_centre_starts_a_game_for_two_people_and_any_other_button_goes_back() {
     for key in Key::ALL {
+        let expected = if key == Key::Centre {
+            Action::Referee
+        } else {
+            Action::Show
+        };
         assert_eq!(
-            Menu::Scores.press(key),
-            (Menu::Main, Action::Show),
+            Menu::Scores.press(key, &levels()),
+            (Menu::Main, expected),
             "{key:?}"
+        );
+    }
+}
+
+#[test]
+fn the_three_buttons_pick_the_levels_the_robot_config_names() {
+    let own = [
+        Difficulty::best_moves_percent(50).unwrap(),
+        Difficulty::best_moves_percent(75).unwrap(),
+        Difficulty::new("expert", 1.0, 5),
+    ];
+    for (key, level) in [Key::Left, Key::Centre, Key::Right].into_iter().zip(&own) {
+        assert_eq!(
+            Menu::Main.press(key, &own),
+            (Menu::ChooseFirst(level.clone()), Action::Show)
         );
     }
 }

@@ -5,10 +5,10 @@ use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Mark, Rules, Status};
-use crate::motion::gantry::{square_name, BlankPaper};
+use crate::motion::gantry::BlankPaper;
 use crate::motion::plan;
 use crate::motion::sensing::NewMarks;
-use crate::scoreboard::{GameResult, Recorded};
+use crate::scoreboard::{GameResult, PairRecord, PairResult, Recorded};
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::FirstMove;
 use crate::ui::view::View;
@@ -28,6 +28,66 @@ pub struct GameReport {
     pub result: GameResult,
     /// What recording it changed on the scoreboard.
     pub recorded: Recorded,
+    /// Robot-clock time from the start of homing to the end.
+    pub took: Duration,
+    /// The screen that announced the result.
+    pub result_view: View,
+}
+
+/// Who plays the marks on the paper.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Players {
+    /// A person against the robot at `difficulty`; the person plays `human` (X moves first).
+    AgainstRobot { difficulty: Difficulty, human: Mark },
+    /// Two people, X first, then O; the robot draws the grid, reads each move and judges.
+    TwoPeople,
+}
+
+impl Players {
+    /// The level and who starts, in a line for the screens before the game.
+    fn introduce(&self) -> String {
+        match self {
+            Players::AgainstRobot { difficulty, human } => format!(
+                "Level {}. {}",
+                difficulty.name,
+                if *human == Mark::X {
+                    "You are X and start."
+                } else {
+                    "I am X and start; you are O."
+                }
+            ),
+            Players::TwoPeople => "Two people: X starts, then O. I keep the score.".into(),
+        }
+    }
+
+    /// The screen that asks for `mark`'s move.
+    fn ask_for(&self, mark: Mark) -> View {
+        match self {
+            Players::AgainstRobot { .. } => View::new(
+                format!("Your move ({mark})"),
+                &["Draw your mark in a square, then press the touch sensor."],
+            ),
+            Players::TwoPeople => View::new(
+                format!("{mark} to move"),
+                &[&format!(
+                    "{mark}: draw your {mark} in a square, then press the touch sensor."
+                )],
+            ),
+        }
+    }
+}
+
+/// A finished game between two people.
+#[derive(Debug, Clone)]
+pub struct RefereeReport {
+    /// Every move in order.
+    pub moves: Vec<(Mark, Cell)>,
+    pub board: Board,
+    pub result: PairResult,
+    /// The two-person record after the game.
+    pub record: PairRecord,
+    /// The winning line as struck, if anyone won.
+    pub line: Option<Vec<Cell>>,
     /// Robot-clock time from the start of homing to the end.
     pub took: Duration,
     /// The screen that announced the result.
@@ -89,7 +149,11 @@ impl Program<'_> {
             self.gantry.park()?;
             self.ask_for_a_fresh_sheet("The last game is on this sheet.")?;
         }
-        let blank = match self.set_up_sheet(difficulty, human) {
+        let players = Players::AgainstRobot {
+            difficulty: difficulty.clone(),
+            human,
+        };
+        let blank = match self.set_up_sheet(&players) {
             Ok(blank) => blank,
             Err(Stop::Idle) => {
                 self.record(difficulty, GameResult::Abandoned)?;
@@ -99,8 +163,108 @@ impl Program<'_> {
         };
         let journal = GameJournal::new(&difficulty.name, human, &blank);
         self.keep_journal(&journal);
-        let board = Board::empty(Rules::classic());
+        let board = Board::empty(self.rules());
         self.play_on(difficulty, blank, board, journal, started)
+    }
+
+    /// Referees one game between two people: draws the grid, reads each move, strikes the
+    /// winning line, and keeps the result in the two-person record. The robot's scores are not
+    /// touched. An idle timeout while waiting for a move counts the game as void.
+    pub fn referee_game(&mut self) -> Flow<RefereeReport> {
+        self.scores
+            .check_usable()
+            .context("the scoreboard cannot keep this game's result")?;
+        let started = self.gantry.clock().now();
+        log::info!("game: two people, the robot as referee");
+        if self.sheet_used {
+            self.gantry.park()?;
+            self.ask_for_a_fresh_sheet("The last game is on this sheet.")?;
+        }
+        let players = Players::TwoPeople;
+        let blank = match self.set_up_sheet(&players) {
+            Ok(blank) => blank,
+            Err(Stop::Idle) => {
+                self.record_two_people(PairResult::Void)?;
+                return Err(Stop::Idle);
+            }
+            Err(other) => return Err(other),
+        };
+        let mut board = Board::empty(self.rules());
+        // Not journalled: a game between two people is not taken up again after a crash.
+        let mut journal = GameJournal::new("two people", Mark::X, &blank);
+        let finish = match self.turns(&players, &blank, &mut board, &mut journal) {
+            Ok(finish) => finish,
+            Err(Stop::Idle) => {
+                self.record_two_people(PairResult::Void)?;
+                return Err(Stop::Idle);
+            }
+            Err(other) => return Err(other),
+        };
+        let (result, title, summary) = match &finish {
+            Finish::Won {
+                winner: Mark::X, ..
+            } => (PairResult::XWon, "X wins!", "Well played, X.".to_string()),
+            Finish::Won {
+                winner: Mark::O, ..
+            } => (PairResult::OWon, "O wins!", "Well played, O.".to_string()),
+            Finish::Draw => (PairResult::Draw, "A draw", "Nobody has a line.".to_string()),
+            Finish::Void { squares } => (
+                PairResult::Void,
+                "Game void",
+                format!(
+                    "I saw new marks at {}: one at a time, please.",
+                    self.list(squares)
+                ),
+            ),
+        };
+        let record = self.record_two_people(result)?;
+        let line = match finish {
+            Finish::Won { line, .. } => {
+                self.strike(&line)?;
+                Some(line)
+            }
+            _ => None,
+        };
+        self.gantry.park()?;
+        self.panel.activity(Activity::Menu);
+        self.panel.cue(match result {
+            PairResult::Void => Cue::Invalid,
+            PairResult::Draw => Cue::Draw,
+            _ => Cue::HumanWon,
+        });
+        let result_view = View {
+            title: title.into(),
+            paragraphs: vec![
+                summary,
+                format!(
+                    "Two people: X {} O {}, {} drawn",
+                    record.x_wins, record.o_wins, record.draws
+                ),
+            ],
+            board: Some(board),
+        };
+        self.panel.show(result_view.clone());
+        let took = self.gantry.clock().now() - started;
+        log::info!(
+            "game over: {} after {} moves, {:.1} s",
+            result.describe(),
+            journal.moves.len(),
+            took.as_secs_f64()
+        );
+        Ok(RefereeReport {
+            moves: journal.marked().collect(),
+            board,
+            result,
+            record,
+            line,
+            took,
+            result_view,
+        })
+    }
+
+    /// The game drawn on this robot's paper.
+    pub(super) fn rules(&self) -> Rules {
+        self.gantry.config().board.rules()
     }
 
     /// Plays the game `journal` holds to its end from `board`, records it and shows the
@@ -114,7 +278,11 @@ impl Program<'_> {
         started: Duration,
     ) -> Flow<GameReport> {
         let human = journal.human;
-        let finish = self.turns(difficulty, &blank, &mut board, &mut journal);
+        let players = Players::AgainstRobot {
+            difficulty: difficulty.clone(),
+            human,
+        };
+        let finish = self.turns(&players, &blank, &mut board, &mut journal);
         let finish = match finish {
             Ok(finish) => finish,
             Err(Stop::Idle) => {
@@ -149,7 +317,7 @@ impl Program<'_> {
         let summary = match (&finish, result) {
             (Finish::Void { squares }, _) => format!(
                 "I saw new marks at {}: one at a time, please.",
-                list(squares)
+                self.list(squares)
             ),
             (_, GameResult::HumanWon) => format!(
                 "+{} points.{}",
@@ -192,14 +360,9 @@ impl Program<'_> {
     }
 
     /// Homes, draws the grid and reads each square's blank paper.
-    fn set_up_sheet(&mut self, difficulty: &Difficulty, human: Mark) -> Flow<BlankPaper> {
+    fn set_up_sheet(&mut self, players: &Players) -> Flow<BlankPaper> {
         self.panel.activity(Activity::Busy);
-        let who = if human == Mark::X {
-            "You are X and start."
-        } else {
-            "I am X and start; you are O."
-        };
-        let level = format!("Level {}. {who}", difficulty.name);
+        let level = players.introduce();
         self.panel.show(View::new(
             "Homing",
             &[&level, "Finding the end stops. Hands off the robot."],
@@ -243,9 +406,9 @@ impl Program<'_> {
             if used.is_empty() {
                 return Ok(());
             }
-            log::info!("the sheet is not blank: marks at {}", list(&used));
+            log::info!("the sheet is not blank: marks at {}", self.list(&used));
             self.gantry.park()?;
-            self.ask_for_a_fresh_sheet(&format!("I see marks at {}.", list(&used)))?;
+            self.ask_for_a_fresh_sheet(&format!("I see marks at {}.", self.list(&used)))?;
         }
     }
 
@@ -301,28 +464,20 @@ impl Program<'_> {
 
     fn turns(
         &mut self,
-        difficulty: &Difficulty,
+        players: &Players,
         blank: &BlankPaper,
         board: &mut Board,
         journal: &mut GameJournal,
     ) -> Flow<Finish> {
-        let human = journal.human;
         let mut unconfirmed = Vec::new();
         loop {
-            match board.status() {
+            let mark = match board.status() {
                 Status::Won { winner, line } => return Ok(Finish::Won { winner, line }),
                 Status::Draw => return Ok(Finish::Draw),
-                Status::ToMove(mark) if mark == human => {
-                    match self.human_turn(human, blank, board, &mut unconfirmed)? {
-                        Ok(cell) => {
-                            *board = board.play(cell).context("the human's move")?;
-                            journal.moves.push(cell);
-                            self.keep_journal(journal);
-                        }
-                        Err(squares) => return Ok(Finish::Void { squares }),
-                    }
-                }
-                Status::ToMove(mark) => {
+                Status::ToMove(mark) => mark,
+            };
+            match players {
+                Players::AgainstRobot { difficulty, human } if mark != *human => {
                     let cell = self.robot_turn(difficulty, mark, board)?;
                     *board = board.play(cell).context("the robot's move")?;
                     journal.moves.push(cell);
@@ -333,24 +488,32 @@ impl Program<'_> {
                         redrawn: false,
                     });
                 }
+                _ => {
+                    let asked = players.ask_for(mark);
+                    match self.human_turn(asked, mark, blank, board, &mut unconfirmed)? {
+                        Ok(cell) => {
+                            *board = board.play(cell).context("the human's move")?;
+                            journal.moves.push(cell);
+                            self.keep_journal(journal);
+                        }
+                        Err(squares) => return Ok(Finish::Void { squares }),
+                    }
+                }
             }
         }
     }
 
-    /// Waits for the human's mark and reads it: the square, or `Err` with the squares where
-    /// several new marks were seen.
+    /// Shows `asked`, waits for a person to draw `mark` and reads it: the square, or `Err`
+    /// with the squares where several new marks were seen.
     fn human_turn(
         &mut self,
+        asked: View,
         human: Mark,
         blank: &BlankPaper,
         board: &Board,
         unconfirmed: &mut Vec<Unconfirmed>,
     ) -> Flow<Result<Cell, Vec<Cell>>> {
-        let mut view = View::new(
-            format!("Your move ({human})"),
-            &["Draw your mark in a square, then press the touch sensor."],
-        )
-        .with_board(board);
+        let mut view = asked.with_board(board);
         loop {
             self.panel.activity(Activity::YourMove);
             self.panel.show(view.clone());
@@ -364,15 +527,16 @@ impl Program<'_> {
             let own: Vec<Cell> = unconfirmed.iter().map(|u| u.cell).collect();
             let (marks, readings, own_missing) = self.gantry.read_board(blank, &empty, &own)?;
             for r in &readings {
-                log::info!("read {}: {}", square_name(r.cell), r.describe());
+                log::info!("read {}: {}", self.gantry.square_name(r.cell), r.describe());
             }
             log::info!(
                 "board read in {:.1} s: {}",
                 self.since(began),
                 match &marks {
                     NewMarks::None => "no new mark".to_string(),
-                    NewMarks::One(cell) => format!("a new mark at {}", square_name(*cell)),
-                    NewMarks::Several(cells) => format!("new marks at {}", list(cells)),
+                    NewMarks::One(cell) =>
+                        format!("a new mark at {}", self.gantry.square_name(*cell)),
+                    NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
                 }
             );
             self.confirm_own_marks(unconfirmed, &own_missing)?;
@@ -392,7 +556,7 @@ impl Program<'_> {
                 }
                 NewMarks::Several(cells) => {
                     self.panel.cue(Cue::Invalid);
-                    log::warn!("new marks at {}: the game is void", list(&cells));
+                    log::warn!("new marks at {}: the game is void", self.list(&cells));
                     return Ok(Err(cells));
                 }
             }
@@ -414,7 +578,7 @@ impl Program<'_> {
                 "my {} at {} does not show on the paper although I drew it twice: check the pen \
                  (is it dry?) and pen.down_deg",
                 own.mark,
-                square_name(own.cell)
+                self.gantry.square_name(own.cell)
             )));
         }
         let geometry = self.gantry.config().board.clone();
@@ -422,7 +586,7 @@ impl Program<'_> {
             log::warn!(
                 "my {} at {} was not seen on the paper: drawing it again",
                 own.mark,
-                square_name(own.cell)
+                self.gantry.square_name(own.cell)
             );
             self.gantry
                 .draw(&plan::mark(&geometry, own.cell, own.mark))?;
@@ -442,7 +606,7 @@ impl Program<'_> {
         let cell = choice.cell;
         log::info!(
             "chose {} ({}; best moves {:?}, outcome {:?}, {} nodes)",
-            square_name(cell),
+            self.gantry.square_name(cell),
             if choice.played_best {
                 "a best move"
             } else {
@@ -457,7 +621,7 @@ impl Program<'_> {
             View::new(
                 "My move",
                 &[
-                    &format!("I play {}.", square_name(cell)),
+                    &format!("I play {}.", self.gantry.square_name(cell)),
                     "Hands off the paper.",
                 ],
             )
@@ -469,7 +633,7 @@ impl Program<'_> {
         self.gantry.park()?;
         log::info!(
             "drew {mark} at {} in {:.1} s",
-            square_name(cell),
+            self.gantry.square_name(cell),
             self.since(began)
         );
         Ok(cell)
@@ -497,7 +661,7 @@ impl Program<'_> {
             Ok(done) => done,
             Err(error) => {
                 // Never dropped: the result goes to a file of its own beside the scoreboard.
-                let kept = self.scores.save_unrecorded(difficulty, result, at);
+                let kept = self.scores.save_unrecorded(&difficulty.name, result, at);
                 let kept = match kept {
                     Ok(path) => format!("the result is kept in {}", path.display()),
                     Err(why) => format!("and could not be kept beside it either: {why}"),
@@ -530,16 +694,49 @@ impl Program<'_> {
         Ok((recorded, scores))
     }
 
+    fn record_two_people(&mut self, result: PairResult) -> Flow<PairRecord> {
+        let at = SystemTime::now();
+        match self.scores.record_two_people(result, at) {
+            Ok((record, notice)) => {
+                if let Some(notice) = notice {
+                    self.panel.note(&notice.to_string());
+                }
+                log::info!(
+                    "recorded {} between two people: X {} O {}, {} drawn, {} void",
+                    result.describe(),
+                    record.x_wins,
+                    record.o_wins,
+                    record.draws,
+                    record.void
+                );
+                Ok(record)
+            }
+            Err(error) => {
+                let kept = match self.scores.save_unrecorded("two people", result, at) {
+                    Ok(path) => format!("the result is kept in {}", path.display()),
+                    Err(why) => format!("and could not be kept beside it either: {why}"),
+                };
+                log::error!(
+                    "recording {} between two people failed: {error}; {kept}",
+                    result.describe()
+                );
+                Err(Stop::Failed(
+                    anyhow::Error::new(error).context(format!("recording the game ({kept})")),
+                ))
+            }
+        }
+    }
+
+    /// "square 1 (top left) and square 6 (middle right)".
+    fn list(&self, cells: &[Cell]) -> String {
+        let names: Vec<String> = cells.iter().map(|&c| self.gantry.square_name(c)).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+
     fn since(&self, began: Duration) -> f64 {
         (self.gantry.clock().now() - began).as_secs_f64()
-    }
-}
-
-/// "square 1 (top left) and square 6 (middle right)".
-fn list(cells: &[Cell]) -> String {
-    let names: Vec<String> = cells.iter().map(|&c| square_name(c)).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => names.join(""),
     }
 }

@@ -50,9 +50,8 @@ impl GameJournal {
             .iter()
             .map(|&(level, noise)| BlankSquare { level, noise })
             .collect();
-        Some(BlankPaper {
-            squares: squares.try_into().ok()?,
-        })
+        let size = (1..=crate::game::MAX_SIZE).find(|n| n * n == squares.len())?;
+        BlankPaper::new(size, squares)
     }
 
     /// The mark each move put down, in order.

@@ -14,7 +14,7 @@ pub mod sentinel;
 pub mod session;
 
 use crate::ai::{Difficulty, Engine};
-use crate::game::{Board, Mark, Rules};
+use crate::game::{Board, Mark};
 use crate::hw::{Battery, ButtonPad, Buttons};
 use crate::motion::calibrate::touch_released;
 use crate::motion::{Axis, Gantry, MotionError, StopRequest};
@@ -168,6 +168,8 @@ pub struct Program<'p> {
     pub stop: StopRequest,
     pub settings: Settings,
     engine: Engine,
+    /// The levels on the menu's left, centre and right buttons.
+    menu_levels: [Difficulty; 3],
     buttons_before: Buttons,
     /// When the wait for the person began, or they last pressed anything since (robot clock).
     waiting_since: Duration,
@@ -197,7 +199,9 @@ impl<'p> Program<'p> {
             Some(seed) => ChaCha8Rng::seed_from_u64(seed),
             None => ChaCha8Rng::from_os_rng(),
         };
+        let engine = Engine::new(gantry.config().board.rules());
         Program {
+            menu_levels: gantry.config().menu_levels(),
             gantry,
             buttons,
             battery,
@@ -208,7 +212,7 @@ impl<'p> Program<'p> {
             person,
             stop,
             settings,
-            engine: Engine::new(Rules::classic()),
+            engine,
             buttons_before: Buttons::default(),
             waiting_since,
             sheet_used: false,
@@ -260,6 +264,22 @@ impl<'p> Program<'p> {
         self.finish(flow)
     }
 
+    /// Referees `games` games between two people without the menu, then exits.
+    pub fn run_referee_games(
+        &mut self,
+        games: u32,
+        report: &mut dyn FnMut(&game::RefereeReport),
+    ) -> Ending {
+        let flow = self.start().and_then(|()| {
+            for _ in 0..games {
+                let game = self.referee_game()?;
+                report(&game);
+            }
+            Ok(())
+        });
+        self.finish(flow)
+    }
+
     /// Greets, warns about a low battery, and says if the buttons cannot be used.
     fn start(&mut self) -> Flow<()> {
         log::info!("program started");
@@ -287,13 +307,14 @@ impl<'p> Program<'p> {
     fn menu_loop(&mut self) -> Flow<()> {
         let mut menu = Menu::Main;
         loop {
-            let view = View::of_menu(&menu, &self.load_scores());
+            let scores = self.load_scores();
+            let view = View::of_menu(&menu, &self.menu_levels, &scores);
             self.panel.activity(Activity::Menu);
             self.panel.show(view);
             self.person.at_menu(&menu);
             let key = self.wait_for_key()?;
             log::info!("button {} at {}", key.name(), menu.describe());
-            let (next, action) = menu.press(key);
+            let (next, action) = menu.press(key, &self.menu_levels);
             menu = next;
             match action {
                 Action::Show | Action::Ignore => {}
@@ -302,6 +323,11 @@ impl<'p> Program<'p> {
                     self.play_game(&difficulty, first)?;
                     // The result stays up for a moment (or until a key), then the scores until
                     // a key goes back to the menu.
+                    self.pause(self.settings.result_shown_for)?;
+                    menu = Menu::Scores;
+                }
+                Action::Referee => {
+                    self.referee_game()?;
                     self.pause(self.settings.result_shown_for)?;
                     menu = Menu::Scores;
                 }

@@ -5,8 +5,7 @@ use super::game::GameReport;
 use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
-use crate::game::{Board, Cell, Rules, Status};
-use crate::motion::gantry::square_name;
+use crate::game::{Board, Cell, Status};
 use crate::motion::sensing::NewMarks;
 use crate::scoreboard::GameResult;
 use crate::ui::cues::{Activity, Cue};
@@ -45,9 +44,15 @@ impl Program<'_> {
                 return Ok(None);
             }
         };
-        let Some(difficulty) = Difficulty::levels()
-            .into_iter()
-            .find(|level| level.name == journal.level)
+        let Some(difficulty) = Difficulty::parse(&journal.level)
+            .ok()
+            .or_else(|| {
+                self.menu_levels
+                    .iter()
+                    .find(|level| level.name == journal.level)
+                    .cloned()
+            })
+            .map(|level| self.gantry.config().level(&level))
         else {
             self.panel.note(&format!(
                 "A game at level {:?} was cut short; this program has no such level, so it is \
@@ -57,7 +62,16 @@ impl Program<'_> {
             self.journal.clear();
             return Ok(None);
         };
-        let mut board = Board::empty(Rules::classic());
+        let size = self.rules().size();
+        if journal.blank().map(|blank| blank.size) != Some(size) {
+            self.panel.note(&format!(
+                "A game on another board was cut short; this robot now draws {size} x {size}, \
+                 so it is ignored."
+            ));
+            self.journal.clear();
+            return Ok(None);
+        }
+        let mut board = Board::empty(self.rules());
         for &cell in &journal.moves {
             match board.play(cell) {
                 Ok(next) => board = next,
@@ -97,7 +111,11 @@ impl Program<'_> {
         let empty: Vec<Cell> = board.empty_cells().collect();
         let (seen, readings, missing) = self.gantry.read_board(&blank, &empty, &journal.moves)?;
         for reading in &readings {
-            log::info!("read {}: {}", square_name(reading.cell), reading.describe());
+            log::info!(
+                "read {}: {}",
+                self.gantry.square_name(reading.cell),
+                reading.describe()
+            );
         }
         self.gantry.park()?;
         let human_to_move = board.status() == Status::ToMove(journal.human);
@@ -108,7 +126,10 @@ impl Program<'_> {
                 let mark = board
                     .get(cell)
                     .map_or_else(|| "?".into(), |m| m.to_string());
-                format!("{} should hold {mark} but looks blank", square_name(cell))
+                format!(
+                    "{} should hold {mark} but looks blank",
+                    self.gantry.square_name(cell)
+                )
             })
             .collect();
         match seen {
@@ -117,7 +138,7 @@ impl Program<'_> {
             NewMarks::One(cell) if human_to_move && problems.is_empty() => {
                 log::info!(
                     "the person moved at {} while the program was away",
-                    square_name(cell)
+                    self.gantry.square_name(cell)
                 );
                 board = board.play(cell).map_err(|e| Stop::Failed(e.into()))?;
                 journal.moves.push(cell);
@@ -125,13 +146,14 @@ impl Program<'_> {
             }
             NewMarks::One(cell) => problems.push(format!(
                 "{} has a mark this game does not know",
-                square_name(cell)
+                self.gantry.square_name(cell)
             )),
-            NewMarks::Several(cells) => {
-                problems.extend(cells.iter().map(|&cell| {
-                    format!("{} has a mark this game does not know", square_name(cell))
-                }))
-            }
+            NewMarks::Several(cells) => problems.extend(cells.iter().map(|&cell| {
+                format!(
+                    "{} has a mark this game does not know",
+                    self.gantry.square_name(cell)
+                )
+            })),
         }
         if !problems.is_empty() {
             let said = problems.join("; ");

@@ -4,7 +4,7 @@
 use super::Person;
 use crate::ai::{Difficulty, Engine};
 use crate::config::BoardGeometry;
-use crate::game::{Board, Cell, Mark, Rules};
+use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::SimRobot;
 use crate::ui::menu::{Key, Menu};
@@ -65,9 +65,9 @@ impl ScriptedHuman {
     ) -> ScriptedHuman {
         ScriptedHuman {
             sim,
+            engine: Engine::new(geometry.rules()),
             geometry,
             strategy,
-            engine: Engine::new(Rules::classic()),
             rng,
             turns: VecDeque::new(),
             keys: VecDeque::new(),
@@ -85,7 +85,7 @@ impl ScriptedHuman {
             Strategy::Perfect => {
                 self.engine
                     .choose(board, &Difficulty::hard(), &mut self.rng)
-                    .expect("a 3x3 board is always analysed")
+                    .expect("the robot's boards (3 x 3 and 4 x 4) are always analysed")
                     .0
                     .cell
             }

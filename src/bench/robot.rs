@@ -233,7 +233,7 @@ impl Player for Ours {
     }
 
     fn read(&mut self, empty: &[Cell]) -> anyhow::Result<Vec<Cell>> {
-        let blank = self.blank.context("the blank paper was not read")?;
+        let blank = self.blank.clone().context("the blank paper was not read")?;
         Ok(match self.gantry.read_new_marks(&blank, empty)?.0 {
             NewMarks::None => vec![],
             NewMarks::One(cell) => vec![cell],

@@ -1,9 +1,13 @@
 //! `ev3-tictactoe console`: the robot's game in a terminal, against the same engine and with the
-//! same scoreboard, for trying the firmware without a robot.
+//! same scoreboard, for trying the firmware without a robot; and, with `--players N`, the
+//! DM536 game (seed 002) for two to six people at one board, the engine taking seats in a
+//! two-player game if asked.
 
 use super::{rng, BadInput, ConsoleArgs, Starter};
 use crate::ai::{Difficulty, Engine};
-use crate::game::{Board, Cell, Mark, MoveError, Rules, Status};
+use crate::game::{
+    Board, Cell, Mark, MoveError, Rules, Seat, Status, Table, TableError, TableStatus,
+};
 use crate::scoreboard::store::ScoreFile;
 use crate::scoreboard::GameResult;
 use rand::Rng;
@@ -21,13 +25,16 @@ pub struct ConsoleSettings {
 }
 
 pub(super) fn run(args: &ConsoleArgs, score_file: &ScoreFile) -> anyhow::Result<ExitCode> {
+    if let Some(players) = args.players {
+        return run_table(args, usize::from(players));
+    }
     let size = args.variant.size.map_or(3, usize::from);
     let k = args.variant.k.map_or(size, usize::from);
     let rules = Rules::new(size, k).map_err(|e| BadInput(e.to_string()))?;
     let mut rng = rng(args.seed);
     let settings = ConsoleSettings {
         rules,
-        difficulty: args.difficulty.difficulty(),
+        difficulty: args.difficulty.clone(),
         human: match args.first {
             Starter::Human => Mark::X,
             Starter::Robot => Mark::O,
@@ -50,6 +57,160 @@ pub(super) fn run(args: &ConsoleArgs, score_file: &ScoreFile) -> anyhow::Result<
         &mut rng,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// How a game for several people at one board is played.
+#[derive(Clone, Debug)]
+pub struct TableSettings {
+    pub rules: Rules,
+    pub seats: usize,
+    /// The seats the engine plays (only in a two-player game).
+    pub engine_seats: Vec<Seat>,
+    pub difficulty: Difficulty,
+}
+
+fn run_table(args: &ConsoleArgs, seats: usize) -> anyhow::Result<ExitCode> {
+    // Seed 002 plays three in a row, on a board with a square a side more than players.
+    let size = args
+        .variant
+        .size
+        .map_or(if seats > 2 { (seats + 1).max(3) } else { 3 }, usize::from);
+    let k = args
+        .variant
+        .k
+        .map_or(if seats > 2 { 3 } else { size }, usize::from);
+    let rules = Rules::new(size, k).map_err(|e| BadInput(e.to_string()))?;
+    Table::new(rules, seats).map_err(|e| BadInput(e.to_string()))?;
+    let engine_seats = args.engine.clone().map(|seats| seats.0).unwrap_or_default();
+    if !engine_seats.is_empty() && seats != 2 {
+        return Err(BadInput(format!(
+            "--engine takes seats in a game for two (--players 2), not {seats}: the robot's \
+             search plays two-player games"
+        ))
+        .into());
+    }
+    let settings = TableSettings {
+        rules,
+        seats,
+        engine_seats,
+        difficulty: args.difficulty.clone(),
+    };
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    play_table_session(
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+        &settings,
+        &mut rng(args.seed),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays games for several people until they decline another.
+pub fn play_table_session<R: Rng>(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    settings: &TableSettings,
+    rng: &mut R,
+) -> anyhow::Result<()> {
+    let mut engine = Engine::new(settings.rules);
+    loop {
+        let Some(ending) = play_table_game(input, out, settings, &mut engine, rng)? else {
+            writeln!(out, "Game abandoned.")?;
+            return Ok(());
+        };
+        writeln!(out, "{ending}")?;
+        write!(out, "Play again? [y/N] ")?;
+        out.flush()?;
+        match read_line(input)? {
+            Some(answer) if answer.trim().eq_ignore_ascii_case("y") => continue,
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// One game at the table: the sentence that ends it, or `None` when it was abandoned.
+fn play_table_game<R: Rng>(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    settings: &TableSettings,
+    engine: &mut Engine,
+    rng: &mut R,
+) -> anyhow::Result<Option<String>> {
+    let rules = settings.rules;
+    let size = rules.size();
+    let mut table = Table::new(rules, settings.seats)?;
+    let seats: Vec<String> = (0..settings.seats)
+        .map(|i| {
+            let seat = Seat(i);
+            if settings.engine_seats.contains(&seat) {
+                format!("{seat} (the robot, {})", settings.difficulty.name)
+            } else {
+                seat.to_string()
+            }
+        })
+        .collect();
+    writeln!(
+        out,
+        "{rules}, {} players in this order: {}. Type a square's number, or q to give up.",
+        settings.seats,
+        seats.join(", ")
+    )?;
+    loop {
+        let seat = match table.status() {
+            TableStatus::Won { winner, line } => {
+                write!(out, "{}", render_table(&table))?;
+                let cells: Vec<String> = line.iter().map(|c| c.name(size)).collect();
+                return Ok(Some(format!(
+                    "{winner} wins with {} in a row: {}.",
+                    line.len(),
+                    cells.join(", ")
+                )));
+            }
+            TableStatus::Draw => {
+                write!(out, "{}", render_table(&table))?;
+                return Ok(Some("A draw: every square is taken.".into()));
+            }
+            TableStatus::ToMove(seat) => seat,
+        };
+        if settings.engine_seats.contains(&seat) {
+            let board = Board::from_bits(rules, table.marks(Seat(0)), table.marks(Seat(1)))?;
+            let (choice, _) = engine.choose(&board, &settings.difficulty, rng)?;
+            writeln!(out, "{seat} (the robot) plays {}.", choice.cell.name(size))?;
+            table.play(choice.cell)?;
+            continue;
+        }
+        write!(out, "{}{seat} to move: ", render_table(&table))?;
+        out.flush()?;
+        let Some(line) = read_line(input)? else {
+            writeln!(out)?;
+            return Ok(None);
+        };
+        let line = line.trim();
+        if line.eq_ignore_ascii_case("q") {
+            return Ok(None);
+        }
+        match parse_square(line, &rules) {
+            Ok(cell) => match table.play(cell) {
+                Ok(()) => {}
+                Err(TableError::Occupied { square, by }) => writeln!(
+                    out,
+                    "{} already holds {by}; try again.",
+                    capitalised(&square)
+                )?,
+                Err(e) => return Err(e.into()),
+            },
+            Err(e) => writeln!(out, "{e}; try again.")?,
+        }
+    }
+}
+
+/// The table with empty squares numbered from 1 at the top left, each seat's squares by its
+/// letter.
+pub fn render_table(table: &Table) -> String {
+    render_squares(table.rules(), |cell| {
+        table.get(cell).map(|seat| seat.letter())
+    })
 }
 
 /// Plays games until the human declines another, recording each on the scoreboard.
@@ -185,7 +346,11 @@ fn play_game<R: Rng>(
 
 /// The board with empty squares numbered from 1 at the top left.
 pub fn render(board: &Board) -> String {
-    let rules = board.rules();
+    render_squares(board.rules(), |cell| board.get(cell).map(Mark::symbol))
+}
+
+/// A board of `rules` in text: each square its mark from `mark_at`, or its number if empty.
+fn render_squares(rules: Rules, mark_at: impl Fn(Cell) -> Option<char>) -> String {
     let n = rules.size();
     let width = rules.cells().to_string().len();
     let mut text = String::new();
@@ -198,8 +363,7 @@ pub fn render(board: &Board) -> String {
         let cells: Vec<String> = (0..n)
             .map(|col| {
                 let cell = Cell { row, col };
-                let label = board
-                    .get(cell)
+                let label = mark_at(cell)
                     .map_or_else(|| number(cell, &rules).to_string(), |m| m.to_string());
                 format!(" {label:>width$} ")
             })

@@ -3,18 +3,18 @@
 
 use super::{DemoArgs, HumanStrategy};
 use crate::app::brick::Brick;
-use crate::app::game::GameReport;
+use crate::app::game::{GameReport, RefereeReport};
 use crate::app::panel::{Mirror, Panel};
 use crate::app::safety;
 use crate::app::scripted::{ScriptedHuman, Strategy};
 use crate::app::session::Session;
 use crate::app::{Ending, Program, Settings};
 use crate::config::RobotConfig;
-use crate::game::Mark;
+use crate::game::{Cell, Mark};
 use crate::hw::sim::{SimBody, SimRobot, SimSettings};
 use crate::motion::stop::OUTPUT_CLOSED;
 use crate::scoreboard::store::ScoreFile;
-use crate::scoreboard::GameResult;
+use crate::scoreboard::{GameResult, PairResult};
 use crate::ui::view::{board_rows, View};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -78,16 +78,26 @@ pub(super) fn run(
         strategy,
         ChaCha8Rng::seed_from_u64(args.seed ^ 0x5eed_4a11),
     );
-    let difficulty = args.difficulty.difficulty();
+    let difficulty = config.level(&args.difficulty);
+    let size = config.board.size;
+    let plays = match args.human {
+        HumanStrategy::Random => "random squares",
+        HumanStrategy::Perfect => "perfectly",
+    };
     say(&format!(
-        "{} game(s) on the simulated robot: the robot plays {}, the scripted human plays {}.\n\
-         Squares are numbered 1 (top left) to 9 (bottom right).",
+        "{} game(s) on the simulated robot, {}: {}.\n\
+         Squares are numbered 1 (top left) to {} (bottom right).",
         args.games,
-        difficulty.name,
-        match args.human {
-            HumanStrategy::Random => "random squares",
-            HumanStrategy::Perfect => "perfectly",
-        }
+        config.board.rules(),
+        if args.players == 2 {
+            format!("two scripted people, each playing {plays}; the robot is the referee")
+        } else {
+            format!(
+                "the robot plays {}, the scripted human plays {plays}",
+                difficulty.name
+            )
+        },
+        size * size
     ));
     let mut program = Program::new(
         machine,
@@ -104,16 +114,24 @@ pub(super) fn run(
     );
     let mut number = 0;
     let mut tally = [0u32; 4];
-    let ending = program.run_games_reporting(
-        &difficulty,
-        args.first.first_move(),
-        args.games,
-        &mut |game| {
+    let ending = if args.players == 2 {
+        program.run_referee_games(args.games, &mut |game| {
             number += 1;
-            tally[result_index(game.result)] += 1;
-            say(&describe(number, game));
-        },
-    );
+            tally[pair_index(game.result)] += 1;
+            say(&describe_pair(number, game));
+        })
+    } else {
+        program.run_games_reporting(
+            &difficulty,
+            args.first.first_move(),
+            args.games,
+            &mut |game| {
+                number += 1;
+                tally[result_index(game.result)] += 1;
+                say(&describe(number, game));
+            },
+        )
+    };
     drop(program);
     super::robot::save_paper(&sim, &config.board, &args.paper)?;
     let scores = if scores_kept {
@@ -121,12 +139,14 @@ pub(super) fn run(
     } else {
         "Scores not kept (the scripted human is not you; --scores FILE keeps them)".to_string()
     };
+    let [a, b, c, d] = tally;
     say(&format!(
-        "Human: {} won, {} drawn, {} lost, {} void. {scores}; the last sheet is {}.",
-        tally[0],
-        tally[1],
-        tally[2],
-        tally[3],
+        "{}. {scores}; the last sheet is {}.",
+        if args.players == 2 {
+            format!("X won {a}, O won {b}, {c} drawn, {d} void")
+        } else {
+            format!("Human: {a} won, {b} drawn, {c} lost, {d} void")
+        },
         args.paper.display()
     ));
     match ending {
@@ -159,14 +179,50 @@ fn result_index(result: GameResult) -> usize {
     }
 }
 
-/// The game in a few lines: the moves by square number (1 top left to 9 bottom right), the
-/// result, the simulated time, and the final board.
-fn describe(number: u32, game: &GameReport) -> String {
-    let moves: Vec<String> = game
-        .moves
+fn pair_index(result: PairResult) -> usize {
+    match result {
+        PairResult::XWon => 0,
+        PairResult::OWon => 1,
+        PairResult::Draw => 2,
+        PairResult::Void => 3,
+    }
+}
+
+/// The moves by square number, counted from 1 at the top left: "X5 O1 X9".
+fn move_list(moves: &[(Mark, Cell)], size: usize) -> String {
+    let moves: Vec<String> = moves
         .iter()
-        .map(|&(mark, cell)| format!("{mark}{}", cell.index(3) + 1))
+        .map(|&(mark, cell)| format!("{mark}{}", cell.index(size) + 1))
         .collect();
+    moves.join(" ")
+}
+
+/// A game between the two scripted people in a few lines, as [`describe`] does.
+fn describe_pair(number: u32, game: &RefereeReport) -> String {
+    let size = game.board.rules().size();
+    let mut out = format!(
+        "Game {number}: two people. Moves {}: {}{}, {:.1} s simulated.",
+        move_list(&game.moves, size),
+        game.result.describe(),
+        game.line.as_ref().map_or_else(String::new, |line| {
+            let squares: Vec<String> = line
+                .iter()
+                .map(|c| (c.index(size) + 1).to_string())
+                .collect();
+            format!(" (line through squares {} struck)", squares.join(", "))
+        }),
+        game.took.as_secs_f64(),
+    );
+    for row in board_rows(&game.board) {
+        out.push_str(&format!("\n    {row}"));
+    }
+    out
+}
+
+/// The game in a few lines: the moves by square number (1 top left), the result, the
+/// simulated time, and the final board.
+fn describe(number: u32, game: &GameReport) -> String {
+    let size = game.board.rules().size();
     let result = match game.result {
         GameResult::HumanWon => "the human wins",
         GameResult::Draw => "a draw",
@@ -180,7 +236,7 @@ fn describe(number: u32, game: &GameReport) -> String {
         } else {
             "robot"
         },
-        moves.join(" "),
+        move_list(&game.moves, size),
         game.took.as_secs_f64(),
         game.recorded.current_score,
     );

@@ -81,7 +81,7 @@ pub(super) fn run(args: &EngineArgs) -> anyhow::Result<ExitCode> {
     let options = EngineOptions {
         size: args.variant.size.map(usize::from),
         in_a_row: args.variant.k.map(usize::from),
-        difficulty: args.difficulty.difficulty(),
+        difficulty: args.difficulty.clone(),
     };
     let mut rng = rng(args.seed);
     let mut engines = HashMap::new();

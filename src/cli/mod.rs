@@ -163,12 +163,17 @@ pub struct PlayArgs {
     pub program: ProgramArgs,
     #[command(flatten)]
     pub files: RunFiles,
-    /// Skip the menu and play one game at this level
-    #[arg(long, value_enum)]
-    pub difficulty: Option<Level>,
+    /// Skip the menu and play one game at this level: easy, medium, hard (or the robot
+    /// config's names for them), or a share of best moves such as 75%
+    #[arg(long, value_parser = level, value_name = "LEVEL", allow_hyphen_values = true)]
+    pub difficulty: Option<Difficulty>,
     /// With --difficulty: who moves first (and plays X)
     #[arg(long, value_enum, default_value_t = Starter::Human, requires = "difficulty")]
     pub first: Starter,
+    /// Skip the menu: 2 referees one game between two people (X, then O), the robot drawing
+    /// the grid and reading the moves
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2), conflicts_with = "difficulty", allow_hyphen_values = true)]
+    pub players: Option<u8>,
 }
 
 #[derive(Debug, Args)]
@@ -196,9 +201,13 @@ pub struct DemoArgs {
     /// How many games to play
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000), allow_hyphen_values = true)]
     pub games: u32,
-    /// How well the robot plays
-    #[arg(long, value_enum, default_value_t = Level::Hard)]
-    pub difficulty: Level,
+    /// How well the robot plays: easy, medium, hard, or a share of best moves such as 75%
+    #[arg(long, value_parser = level, default_value = "hard", value_name = "LEVEL", allow_hyphen_values = true)]
+    pub difficulty: Difficulty,
+    /// 1: the scripted human plays the robot; 2: two scripted people play each other, the
+    /// robot as referee
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2), allow_hyphen_values = true)]
+    pub players: u8,
     /// How the scripted human plays
     #[arg(long, value_enum, default_value_t = HumanStrategy::Random)]
     pub human: HumanStrategy,
@@ -331,9 +340,9 @@ pub struct VariantArgs {
 pub struct EngineArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// How well the robot plays
-    #[arg(long, value_enum, default_value_t = Level::Hard)]
-    pub difficulty: Level,
+    /// How well the robot plays: easy, medium, hard, or a share of best moves such as 75%
+    #[arg(long, value_parser = level, default_value = "hard", value_name = "LEVEL", allow_hyphen_values = true)]
+    pub difficulty: Difficulty,
     /// Seed for every random choice, so that answers can be reproduced [default: random]
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
@@ -347,36 +356,54 @@ pub struct ConsoleArgs {
     pub scores: ScoresOption,
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// How well the robot plays
-    #[arg(long, value_enum, default_value_t = Level::Medium)]
-    pub difficulty: Level,
+    /// How well the robot plays: easy, medium, hard, or a share of best moves such as 75%
+    #[arg(long, value_parser = level, default_value = "medium", value_name = "LEVEL", allow_hyphen_values = true)]
+    pub difficulty: Difficulty,
     /// Who makes the first move (and plays X)
-    #[arg(long, value_enum, default_value_t = Starter::Human)]
+    #[arg(long, value_enum, default_value_t = Starter::Human, conflicts_with = "players")]
     pub first: Starter,
+    /// People at the keyboard, 2 to 6, taking turns on one board, each with a letter of their
+    /// own (X, O, A, H, K, V); with 3 or more the board defaults to one square more a side than
+    /// there are players, and 3 in a row wins. Not kept on the scoreboard
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6), allow_hyphen_values = true)]
+    pub players: Option<u8>,
+    /// With --players 2: the seats the robot takes, X, O or both (X,O), at --difficulty
+    #[arg(long, value_name = "SEATS", value_parser = engine_seats, requires = "players")]
+    pub engine: Option<EngineSeats>,
     /// Seed for the robot's random choices [default: random]
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
 }
 
-/// The built-in difficulty levels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Level {
-    /// A random legal move every time (a win is worth 1 point)
-    Easy,
-    /// The best move half the time, a random one otherwise (2 points)
-    Medium,
-    /// Always a best move: it never loses (3 points)
-    Hard,
-}
+/// The seats the engine takes in a two-player `console` game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSeats(pub Vec<crate::game::Seat>);
 
-impl Level {
-    pub fn difficulty(self) -> Difficulty {
-        match self {
-            Level::Easy => Difficulty::easy(),
-            Level::Medium => Difficulty::medium(),
-            Level::Hard => Difficulty::hard(),
+/// The seats the engine takes: letters of the first two seats, X and O, separated by commas.
+fn engine_seats(text: &str) -> Result<EngineSeats, String> {
+    let mut seats = Vec::new();
+    for part in text.split(',') {
+        let seat = match part.trim().to_ascii_uppercase().as_str() {
+            "X" => crate::game::Seat(0),
+            "O" => crate::game::Seat(1),
+            other => {
+                return Err(format!(
+                    "{other:?} is not a seat the robot can take: give X, O or X,O (its search \
+                     plays two-player games)"
+                ))
+            }
+        };
+        if !seats.contains(&seat) {
+            seats.push(seat);
         }
     }
+    Ok(EngineSeats(seats))
+}
+
+/// A level: a built-in name (easy 0 % best moves, medium 50 %, hard 100 %) or a share of best
+/// moves ("75%", as the LED game of seed 001 offers).
+fn level(text: &str) -> Result<Difficulty, String> {
+    Difficulty::parse(text).map_err(|error| error.to_string())
 }
 
 /// True when `error` is a write to a reader that has gone (`ev3-tictactoe scores | head -1`):

@@ -50,9 +50,10 @@ pub(super) fn run(
         stop.clone(),
         settings(&args.program),
     );
-    let ending = match args.difficulty {
-        Some(level) => program.run_games(&level.difficulty(), args.first.first_move(), 1),
-        None => program.run_menu(),
+    let ending = match (&args.difficulty, args.players) {
+        (_, Some(2)) => program.run_referee_games(1, &mut |_| {}),
+        (Some(level), _) => program.run_games(&config.level(level), args.first.first_move(), 1),
+        (None, _) => program.run_menu(),
     };
     drop(program);
     drop(session);

@@ -78,7 +78,7 @@ pub(super) fn calibrate(
     gantry.obey(session.stop_request());
     let mut tell = |step: Step| {
         let _ = writeln!(io::stdout(), "{step}");
-        if let (Some(sim), Step::FillIn(cell)) = (&sim, step) {
+        if let (Some(sim), Step::FillIn { cell, .. }) = (&sim, step) {
             // The simulated human does as asked.
             let mut world = sim.world();
             human::draw(

@@ -206,19 +206,53 @@ fn read_keys(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, stop: &
         match key.code {
             KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => stop.request(2),
             KeyCode::Char('q') | KeyCode::Esc => stop.request(STOP_KEY),
-            KeyCode::Left | KeyCode::Char('h') => button(Key::Left),
-            KeyCode::Right | KeyCode::Char('l') => button(Key::Right),
-            KeyCode::Up | KeyCode::Char('k') => button(Key::Up),
-            KeyCode::Down | KeyCode::Char('j') => button(Key::Down),
-            KeyCode::Enter | KeyCode::Char(' ') | KeyCode::Char('c') => button(Key::Centre),
             KeyCode::Char('t') => sim.world().press_touch(PRESS),
-            KeyCode::Char(digit @ '1'..='9') => {
-                let cell = Cell::from_index(digit as usize - '1' as usize, 3);
-                let hand = HandMark::for_mark(lock(shown).human.unwrap_or(Mark::X));
-                human::draw(sim.world().paper_mut(), board, cell, hand);
-            }
+            KeyCode::Left => button(Key::Left),
+            KeyCode::Right => button(Key::Right),
+            KeyCode::Up => button(Key::Up),
+            KeyCode::Down => button(Key::Down),
+            KeyCode::Enter | KeyCode::Char(' ') => button(Key::Centre),
+            KeyCode::Char(ch) => match (square_key(ch, board.size), ch) {
+                (Some(index), _) => {
+                    let cell = Cell::from_index(index, board.size);
+                    let hand = HandMark::for_mark(lock(shown).human.unwrap_or(Mark::X));
+                    human::draw(sim.world().paper_mut(), board, cell, hand);
+                }
+                (None, 'h') => button(Key::Left),
+                (None, 'l') => button(Key::Right),
+                (None, 'k') => button(Key::Up),
+                (None, 'j') => button(Key::Down),
+                (None, 'c') => button(Key::Centre),
+                _ => {}
+            },
             _ => {}
         }
+    }
+}
+
+/// The square a key draws in, by its index row by row: on 3 x 3 the digits 1 to 9; on 4 x 4,
+/// whose sixteen squares outnumber the digits, the letters a to p (so there h, j, k, l and c
+/// are squares, and only the arrows and Enter stand for buttons).
+fn square_key(ch: char, size: usize) -> Option<usize> {
+    match (size, ch) {
+        (3, '1'..='9') => Some(ch as usize - '1' as usize),
+        (4, 'a'..='p') => Some(ch as usize - 'a' as usize),
+        _ => None,
+    }
+}
+
+/// The keys, each line under 80 characters so an 80-column terminal never wraps one.
+fn key_help(size: usize) -> [&'static str; 2] {
+    if size == 4 {
+        [
+            "Keys: arrows = buttons, Enter = centre, t = touch sensor, q = stop,",
+            "a-p = your mark in squares 1-16 (a top left, d top right, p bottom right)",
+        ]
+    } else {
+        [
+            "Keys: arrows or h j k l = buttons, Enter = centre, t = touch sensor,",
+            "1-9 = your mark in that square (1 top left, 9 bottom right), q = stop",
+        ]
     }
 }
 
@@ -268,9 +302,7 @@ fn draw(sim: &SimRobot, board: &BoardGeometry, shown: &SharedShown, speed: f64) 
         light_name(lights.0),
         light_name(lights.1)
     ));
-    // Each line under 80 characters, so an 80-column terminal never wraps one.
-    lines.push("Keys: arrows or h j k l = buttons, Enter = centre, t = touch sensor,".into());
-    lines.push("1-9 = your mark in that square (1 top left, 9 bottom right), q = stop".into());
+    lines.extend(key_help(board.size).map(String::from));
     lines.extend(notes);
     // Cut to the terminal as it is now, redrawn every tenth of a second, so a resize is
     // followed at once: a line longer than the width would wrap onto the next, and a line

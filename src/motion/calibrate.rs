@@ -1,7 +1,7 @@
 //! `ev3-tictactoe calibrate`: homes, measures each axis's travel, reads the blank paper and a
 //! mark, and suggests the thresholds for the robot config.
 
-use super::gantry::{square_name, ReadSpread};
+use super::gantry::ReadSpread;
 use super::{sensing, Axis, Gantry, MotionError};
 use crate::config::SensingConfig;
 use crate::game::Cell;
@@ -18,8 +18,10 @@ pub struct Calibration {
     /// Where each axis's far stop is, from the homed zero.
     pub columns_far_stop_deg: i32,
     pub rows_far_stop_deg: i32,
-    /// Blank paper, per square.
-    pub blank_percent: [u8; 9],
+    /// Blank paper, per square, row by row.
+    pub blank_percent: Vec<u8>,
+    /// Squares along each side of the board read.
+    pub board_size: usize,
     /// The darkest stretch read across the test mark, if a mark was read.
     pub mark_percent: Option<f64>,
     /// How far below its top the pen stopped on the paper.
@@ -35,7 +37,7 @@ pub struct Calibration {
 impl Calibration {
     /// The contrast that puts the threshold halfway between the square's paper and the mark.
     pub fn suggested_contrast_percent(&self) -> Option<u8> {
-        let blank = f64::from(self.blank_percent[MARK_SQUARE.index(3)]);
+        let blank = f64::from(self.blank_percent[MARK_SQUARE.index(self.board_size)]);
         let mark = self.mark_percent?;
         if blank <= 0.0 || mark >= blank {
             return None;
@@ -100,8 +102,9 @@ impl Calibration {
         );
         let _ = writeln!(
             out,
-            "Blank paper: {low}% to {high}% across the nine squares; the sensor's noise on it \
+            "Blank paper: {low}% to {high}% across the {} squares; the sensor's noise on it \
              {:.1}% (one standard deviation); a fresh reading every {:.1} ms while sweeping{}.",
+            self.blank_percent.len(),
             self.noise_percent,
             self.read_period.as_secs_f64() * 1000.0,
             self.between_reads
@@ -109,13 +112,13 @@ impl Calibration {
         );
         match (self.mark_percent, self.suggested_contrast_percent()) {
             (Some(mark), Some(contrast)) => {
-                let blank = f64::from(self.blank_percent[MARK_SQUARE.index(3)]);
+                let blank = f64::from(self.blank_percent[MARK_SQUARE.index(self.board_size)]);
                 let _ = writeln!(
                     out,
                     "Mark in {}: darkest {mark:.0}%, {:.0}% darker than its paper.\n\
                      Suggested: \"sensing\": {{\"mark_contrast_percent\": {contrast}}} \
                      (halfway between that square's paper and the mark).",
-                    square_name(MARK_SQUARE),
+                    MARK_SQUARE.name(self.board_size),
                     (blank - mark) / blank.max(1.0) * 100.0
                 );
             }
@@ -124,7 +127,7 @@ impl Calibration {
                     out,
                     "Mark in {}: darkest {mark:.0}%, no darker than the paper: \
                      is the mark there, and dark?",
-                    square_name(MARK_SQUARE)
+                    MARK_SQUARE.name(self.board_size)
                 );
             }
             (None, _) => {
@@ -171,8 +174,12 @@ pub enum Step {
     /// The pen is lowered onto the sheet's corner to find the paper.
     FindingPaper,
     ReadingPaper,
-    /// The human is asked to draw an X in this square and press the touch sensor.
-    FillIn(Cell),
+    /// The human is asked to draw an X in `cell` of a board of side `size` and press the
+    /// touch sensor.
+    FillIn {
+        cell: Cell,
+        size: usize,
+    },
 }
 
 impl std::fmt::Display for Step {
@@ -184,11 +191,11 @@ impl std::fmt::Display for Step {
                 "Lowering the pen onto the sheet's corner to find the paper (it leaves a dot)...",
             ),
             Step::ReadingPaper => f.write_str("Reading the blank paper..."),
-            Step::FillIn(cell) => write!(
+            Step::FillIn { cell, size } => write!(
                 f,
                 "Draw an X across {} with the pen you will play with, then press \
                  the touch sensor.",
-                square_name(*cell)
+                cell.name(*size)
             ),
         }
     }
@@ -211,7 +218,11 @@ pub fn calibrate(
     step(Step::ReadingPaper);
     let blank = gantry.take_blank_readings()?;
     gantry.park()?;
-    step(Step::FillIn(MARK_SQUARE));
+    let board_size = gantry.config().board.size;
+    step(Step::FillIn {
+        cell: MARK_SQUARE,
+        size: board_size,
+    });
     let mark_percent = if wait_for_touch(gantry, wait_for_mark)? {
         let speed = gantry.config().sensing.sweep_speed_deg_per_s;
         let per_stretch = gantry.config().sensing.samples_per_stretch;
@@ -229,6 +240,7 @@ pub fn calibrate(
         columns_far_stop_deg,
         rows_far_stop_deg,
         blank_percent: blank.levels(),
+        board_size,
         mark_percent,
         pen_contact_deg,
         noise_percent: blank.squares[0].noise,
@@ -247,7 +259,8 @@ mod tests {
             homing: Default::default(),
             columns_far_stop_deg: 550,
             rows_far_stop_deg: 370,
-            blank_percent: [blank; 9],
+            blank_percent: vec![blank; 9],
+            board_size: 3,
             mark_percent: Some(mark),
             pen_contact_deg: 28,
             noise_percent: 1.0,

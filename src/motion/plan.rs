@@ -11,35 +11,41 @@ use crate::game::{Cell, Mark};
 /// A line for the pen: lowered at the first point, lifted after the last.
 pub type Path = Vec<AxisPoint>;
 
-/// The four lines of the grid, in the order that wastes least travel: each starts near where
-/// the last one ended. A line drawn backward along its axis is still exact across it (the
-/// other axis is still); only its ends move, by the gears' play.
+/// The grid's inner lines (four on 3 x 3, six on 4 x 4), in the order that wastes least
+/// travel: each starts near where the last one ended. A line drawn backward along its axis is
+/// still exact across it (the other axis is still); only its ends move, by the gears' play.
 pub fn grid(board: &BoardGeometry) -> Vec<Path> {
     let o = board.grid_origin_deg;
-    let side = 3 * board.square_deg;
+    let n = board.size as i32;
+    let side = n * board.square_deg;
     let (near, far) = (o, AxisPoint::new(o.columns + side, o.rows + side));
-    let first = o.columns + board.square_deg;
-    let second = o.columns + 2 * board.square_deg;
-    let third = o.rows + board.square_deg;
-    let fourth = o.rows + 2 * board.square_deg;
-    vec![
-        vec![
-            AxisPoint::new(first, near.rows),
-            AxisPoint::new(first, far.rows),
-        ],
-        vec![
-            AxisPoint::new(second, far.rows),
-            AxisPoint::new(second, near.rows),
-        ],
-        vec![
-            AxisPoint::new(far.columns, third),
-            AxisPoint::new(near.columns, third),
-        ],
-        vec![
-            AxisPoint::new(near.columns, fourth),
-            AxisPoint::new(far.columns, fourth),
-        ],
-    ]
+    let mut lines = Vec::new();
+    // Down the columns' lines, turning back at each end.
+    for i in 1..n {
+        let at = o.columns + i * board.square_deg;
+        let (from, to) = if i % 2 == 1 {
+            (near.rows, far.rows)
+        } else {
+            (far.rows, near.rows)
+        };
+        lines.push(vec![AxisPoint::new(at, from), AxisPoint::new(at, to)]);
+    }
+    // The pen ends by the last column line, at the near rows after an even number of lines and
+    // at the far rows after an odd one: the rows' lines start from the line nearest there.
+    let mut rows_lines: Vec<i32> = (1..n).collect();
+    if (n - 1) % 2 == 1 {
+        rows_lines.reverse();
+    }
+    for (j, i) in rows_lines.into_iter().enumerate() {
+        let at = o.rows + i * board.square_deg;
+        let (from, to) = if j % 2 == 0 {
+            (far.columns, near.columns)
+        } else {
+            (near.columns, far.columns)
+        };
+        lines.push(vec![AxisPoint::new(from, at), AxisPoint::new(to, at)]);
+    }
+    lines
 }
 
 /// The robot's mark in a square: an X (two strokes), an O (a polygon) or a dot.

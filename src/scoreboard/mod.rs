@@ -29,6 +29,9 @@
 //! - `current_score`: the running score described above; counts are whole numbers from 0.
 //! - `levels`: one record per difficulty name; a missing level reads as all zeros.
 //! - `last_played`: when the last game at that level ended, RFC 3339 in UTC, or `null`.
+//! - `two_people`: games two people played each other with the robot as referee (`x_wins`,
+//!   `o_wins`, `draws`, `void`, `last_played`). They never touch `current_score` or `levels`:
+//!   nobody beat the robot. The field is left out until the first such game.
 //! - Any missing field reads as 0 (or `null`); fields this version does not know are kept as they
 //!   are when the file is written back, so a newer program's additions survive an older one.
 
@@ -69,6 +72,41 @@ impl GameResult {
     }
 }
 
+/// How a game between two people ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairResult {
+    XWon,
+    OWon,
+    Draw,
+    /// Several new marks at once, or left before its end.
+    Void,
+}
+
+impl PairResult {
+    pub fn describe(self) -> &'static str {
+        match self {
+            PairResult::XWon => "a win for X",
+            PairResult::OWon => "a win for O",
+            PairResult::Draw => "a draw",
+            PairResult::Void => "a void game",
+        }
+    }
+}
+
+/// The games two people played each other, kept apart from the scores against the robot.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PairRecord {
+    pub x_wins: u32,
+    pub o_wins: u32,
+    pub draws: u32,
+    pub void: u32,
+    pub last_played: Option<String>,
+    #[serde(flatten)]
+    pub unknown_fields: Map<String, Value>,
+}
+
 /// One level's record.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -106,6 +144,8 @@ pub struct Scoreboard {
     pub version: u32,
     pub current_score: u32,
     pub levels: BTreeMap<String, LevelRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub two_people: Option<PairRecord>,
     #[serde(flatten)]
     pub unknown_fields: Map<String, Value>,
 }
@@ -138,6 +178,7 @@ impl Scoreboard {
                 .into_iter()
                 .map(|level| (level.name, LevelRecord::default()))
                 .collect(),
+            two_people: None,
             unknown_fields: Map::new(),
         }
     }
@@ -182,10 +223,26 @@ impl Scoreboard {
         }
     }
 
+    /// Counts a game two people played each other, ended at `at`. The robot's scores stay as
+    /// they are.
+    pub fn record_two_people(&mut self, result: PairResult, at: SystemTime) -> &PairRecord {
+        let record = self.two_people.get_or_insert_with(PairRecord::default);
+        record.last_played = Some(humantime::format_rfc3339_seconds(at).to_string());
+        let count = match result {
+            PairResult::XWon => &mut record.x_wins,
+            PairResult::OWon => &mut record.o_wins,
+            PairResult::Draw => &mut record.draws,
+            PairResult::Void => &mut record.void,
+        };
+        *count = count.saturating_add(1);
+        record
+    }
+
     /// True once any game was recorded, or the file holds something this program does not
     /// know: then it is worth keeping a copy of.
     pub fn holds_a_game(&self) -> bool {
         self.current_score > 0
+            || self.two_people.is_some()
             || !self.unknown_fields.is_empty()
             || self.levels.values().any(|level| {
                 level.wins + level.draws + level.losses + level.abandoned > 0
@@ -223,6 +280,16 @@ impl Scoreboard {
                 r.losses,
                 r.abandoned,
                 r.last_played.as_deref().unwrap_or("never")
+            ));
+        }
+        if let Some(pair) = &self.two_people {
+            out.push_str(&format!(
+                "\nTwo people (the robot as referee): X won {}, O won {}, draws {}, void {}; last game {}\n",
+                pair.x_wins,
+                pair.o_wins,
+                pair.draws,
+                pair.void,
+                pair.last_played.as_deref().unwrap_or("never")
             ));
         }
         out

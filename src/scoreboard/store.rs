@@ -16,7 +16,7 @@
 //!   overwritten or deleted: it is renamed beside the new one, keeping its bytes, and the
 //!   caller is told where.
 
-use super::{GameResult, Recorded, Scoreboard, FORMAT, SCHEMA_VERSION};
+use super::{GameResult, PairRecord, PairResult, Recorded, Scoreboard, FORMAT, SCHEMA_VERSION};
 use crate::ai::Difficulty;
 use atomic_write_file::AtomicWriteFile;
 use nix::fcntl::{Flock, FlockArg};
@@ -246,19 +246,33 @@ impl ScoreFile {
         Ok((recorded, scores, notice))
     }
 
+    /// Counts a game two people played each other, under the writers' lock, as
+    /// [`ScoreFile::record`] does.
+    pub fn record_two_people(
+        &self,
+        result: PairResult,
+        at: SystemTime,
+    ) -> Result<(PairRecord, Option<Notice>), StoreError> {
+        let _lock = self.lock()?;
+        let (mut scores, notice) = self.load_locked()?;
+        let record = scores.record_two_people(result, at).clone();
+        self.save(&scores)?;
+        Ok((record, notice))
+    }
+
     /// Keeps a game that could not be recorded in a small file of its own beside the
     /// scoreboard (`<name>.unrecorded-<UTC time>`), or, if that folder takes no file, in the
     /// system's temporary folder. Returns where.
     pub fn save_unrecorded(
         &self,
-        difficulty: &Difficulty,
-        result: GameResult,
+        level: &str,
+        result: impl serde::Serialize,
         at: SystemTime,
     ) -> io::Result<PathBuf> {
         let game = serde_json::json!({
             "format": "ev3-tictactoe unrecorded game",
             "scoreboard": self.path.display().to_string(),
-            "level": difficulty.name,
+            "level": level,
             "result": result,
             "ended": humantime::format_rfc3339_seconds(at).to_string(),
         });
@@ -370,8 +384,10 @@ fn parse(bytes: &[u8]) -> Parsed {
     match object.get("format") {
         Some(Value::String(format)) if format == FORMAT => {}
         Some(other) => return Parsed::NotOurs(format!("its format is {other}, not {FORMAT:?}")),
-        // Written before the marker: a scoreboard has these, a robot config neither.
-        None if object.contains_key("levels") || object.contains_key("current_score") => {}
+        // Written before the marker: a scoreboard has one of these, a robot config neither (its
+        // `levels` are a list, a scoreboard's a map from name to record).
+        None if object.get("levels").is_some_and(Value::is_object)
+            || object.contains_key("current_score") => {}
         None => {
             return Parsed::NotOurs(format!(
                 "it has neither \"format\": {FORMAT:?} nor a scoreboard's levels"

@@ -75,9 +75,12 @@ fn draw_board(
     frame: &mut Frame,
 ) -> Result<(), Infallible> {
     let ink = PrimitiveStyle::with_stroke(BinaryColor::On, 1);
-    let side = 3 * SQUARE;
-    for i in 1..3 {
-        let at = i * SQUARE;
+    // Bigger boards share the 3 x 3 board's room, in smaller squares.
+    let n = board.rules().size() as i32;
+    let square = 3 * SQUARE / n;
+    let side = n * square;
+    for i in 1..n {
+        let at = i * square;
         Line::new(origin + Point::new(at, 0), origin + Point::new(at, side))
             .into_styled(ink)
             .draw(frame)?;
@@ -86,12 +89,13 @@ fn draw_board(
             .draw(frame)?;
     }
     let thick = PrimitiveStyle::with_stroke(BinaryColor::On, 2);
-    for index in 0..9 {
-        let cell = Cell::from_index(index, 3);
-        let corner = origin + Point::new(cell.col as i32 * SQUARE, cell.row as i32 * SQUARE);
+    let inset = if n > 3 { 3 } else { 4 };
+    for index in 0..n * n {
+        let cell = Cell::from_index(index as usize, n as usize);
+        let corner = origin + Point::new(cell.col as i32 * square, cell.row as i32 * square);
         let (near, far) = (
-            corner + Point::new(4, 4),
-            corner + Point::new(SQUARE - 4, SQUARE - 4),
+            corner + Point::new(inset, inset),
+            corner + Point::new(square - inset, square - inset),
         );
         match board.get(cell) {
             Some(Mark::X) => {
@@ -101,7 +105,7 @@ fn draw_board(
                     .draw(frame)?;
             }
             Some(Mark::O) => {
-                Circle::new(near, (SQUARE - 7) as u32)
+                Circle::new(near, (square - 2 * inset + 1) as u32)
                     .into_styled(thick)
                     .draw(frame)?;
             }

@@ -1,9 +1,11 @@
 //! The brick's menu as a pure state machine: a state, a key, and what the program should do.
 //!
 //! Five keys drive it (the brick's back button is left to brickrun, which may use it to end the
-//! program). From the main menu, left, centre and right pick easy, medium and hard; down shows
-//! the scores; up exits. After a difficulty, the player chooses who moves first: left "you",
-//! right "the robot", centre a coin toss; up goes back.
+//! program). From the main menu, left, centre and right pick the three levels (easy, medium and
+//! hard unless the robot config names others); down shows the scores; up exits. After a level,
+//! the player chooses who moves first: left "you", right "the robot", centre a coin toss; up
+//! goes back. On the scores page, centre starts a game for two people with the robot as
+//! referee, and any other key goes back.
 
 use crate::ai::Difficulty;
 use crate::hw::Buttons;
@@ -80,7 +82,7 @@ pub enum Menu {
     Main,
     /// The difficulty is chosen; now who starts.
     ChooseFirst(Difficulty),
-    /// The scoreboard; any key goes back to the main menu.
+    /// The scoreboard; centre starts a game for two people, any other key goes back.
     Scores,
 }
 
@@ -106,16 +108,20 @@ pub enum Action {
         difficulty: Difficulty,
         first: FirstMove,
     },
+    /// Two people play each other; the robot draws the grid, reads and judges.
+    Referee,
     Exit,
 }
 
 impl Menu {
-    /// The state after `key`, and what to do.
-    pub fn press(self, key: Key) -> (Menu, Action) {
+    /// The state after `key`, and what to do. `levels` are the three levels on the left,
+    /// centre and right buttons.
+    pub fn press(self, key: Key, levels: &[Difficulty; 3]) -> (Menu, Action) {
+        let [left, centre, right] = levels;
         match (self, key) {
-            (Menu::Main, Key::Left) => (Menu::ChooseFirst(Difficulty::easy()), Action::Show),
-            (Menu::Main, Key::Centre) => (Menu::ChooseFirst(Difficulty::medium()), Action::Show),
-            (Menu::Main, Key::Right) => (Menu::ChooseFirst(Difficulty::hard()), Action::Show),
+            (Menu::Main, Key::Left) => (Menu::ChooseFirst(left.clone()), Action::Show),
+            (Menu::Main, Key::Centre) => (Menu::ChooseFirst(centre.clone()), Action::Show),
+            (Menu::Main, Key::Right) => (Menu::ChooseFirst(right.clone()), Action::Show),
             (Menu::Main, Key::Down) => (Menu::Scores, Action::Show),
             (Menu::Main, Key::Up) => (Menu::Main, Action::Exit),
             (Menu::ChooseFirst(difficulty), Key::Left) => (
@@ -141,6 +147,7 @@ impl Menu {
             ),
             (Menu::ChooseFirst(_), Key::Up) => (Menu::Main, Action::Show),
             (state @ Menu::ChooseFirst(_), Key::Down) => (state, Action::Ignore),
+            (Menu::Scores, Key::Centre) => (Menu::Main, Action::Referee),
             (Menu::Scores, _) => (Menu::Main, Action::Show),
         }
     }

@@ -44,17 +44,18 @@ impl View {
     }
 
     /// The menu in one of its states. `scores` is shown on the main menu and the scores page.
-    pub fn of_menu(menu: &Menu, scores: &Scoreboard) -> View {
+    /// `levels` are the three on the left, centre and right buttons.
+    pub fn of_menu(menu: &Menu, levels: &[Difficulty; 3], scores: &Scoreboard) -> View {
         match menu {
             Menu::Main => {
-                let [easy, medium, hard] = Difficulty::levels();
+                let [left, centre, right] = levels;
                 View {
                     title: "Noughts and crosses".into(),
                     paragraphs: vec![
-                        format!("LEFT   easy   ({} pt)", easy.win_points),
-                        format!("CENTRE medium ({} pt)", medium.win_points),
-                        format!("RIGHT  hard   ({} pt)", hard.win_points),
-                        "DOWN   scores".into(),
+                        format!("LEFT   {:<6} ({} pt)", left.name, left.win_points),
+                        format!("CENTRE {:<6} ({} pt)", centre.name, centre.win_points),
+                        format!("RIGHT  {:<6} ({} pt)", right.name, right.win_points),
+                        "DOWN   scores, 2 players".into(),
                         "UP     exit".into(),
                         format!("Your score: {}", scores.current_score),
                     ],
@@ -97,24 +98,34 @@ pub fn score_lines(scores: &Scoreboard) -> Vec<String> {
             level.abandoned
         ));
     }
-    lines.push("W won, D drawn, L lost, A abandoned".into());
-    lines.push("Any button: back".into());
+    lines.push("W/D/L won/drawn/lost, A quit".into());
+    if let Some(pair) = &scores.two_people {
+        lines.push(format!(
+            "2 players: X {} O {} D {} V {}",
+            pair.x_wins, pair.o_wins, pair.draws, pair.void
+        ));
+    }
+    // One line of 29 characters, so the page fits the LCD with the two-person record.
+    lines.push("CENTRE 2 players, other: back".into());
     lines
 }
 
-/// The board as three rows of text, squares numbered 1 to 9 where they are empty, so a person
-/// at a terminal can tell the simulator which square they mean.
+/// The board as rows of text, squares numbered from 1 at the top left where they are empty, so
+/// a person at a terminal can tell the simulator which square they mean. Every square is as
+/// wide as the largest number, so the columns line up.
 pub fn board_rows(board: &Board) -> Vec<String> {
     let size = board.rules().size();
+    let width = (size * size).to_string().len();
     (0..size)
         .map(|row| {
             (0..size)
                 .map(|col| {
                     let cell = crate::game::Cell { row, col };
-                    board.get(cell).map_or_else(
+                    let label = board.get(cell).map_or_else(
                         || (cell.index(size) + 1).to_string(),
                         |mark| mark.symbol().to_string(),
-                    )
+                    );
+                    format!("{label:>width$}")
                 })
                 .collect::<Vec<_>>()
                 .join(" | ")

@@ -759,15 +759,15 @@ impl Gantry {
         })
     }
 
+    /// A square of the board on this robot's paper as people name it: "square 3 (top right)"
+    /// (see [`Cell::name`]).
+    pub fn square_name(&self, cell: Cell) -> String {
+        cell.name(self.config.board.size)
+    }
+
     /// The time all motions so far would have taken at their configured speeds, with no
     /// speeding up, slowing down or waiting.
     pub fn ideal_motion(&self) -> Duration {
         self.ideal_motion
     }
-}
-
-/// A square of the robot's 3 x 3 board as people name it: "square 3 (top right)" (see
-/// [`Cell::name`]).
-pub fn square_name(cell: Cell) -> String {
-    cell.name(3)
 }

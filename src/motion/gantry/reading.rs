@@ -3,7 +3,7 @@
 //! the board on every turn, judged by [`crate::motion::sensing`]. The sensor's timing is
 //! measured as it is used: its period, and the spread of the time between reads.
 
-use super::{square_name, Finish, Gantry, Pace, Result};
+use super::{Finish, Gantry, Pace, Result};
 use crate::config::AxisPoint;
 use crate::game::Cell;
 use crate::motion::plan::{self, Sweep};
@@ -27,19 +27,28 @@ pub const FIRST_LOOK_SPACING: f64 = 0.5;
 const ROWS_SETTLED_DEG: i32 = 1;
 
 /// Each square's blank paper (level and noise), measured once the grid is drawn.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BlankPaper {
-    pub squares: [BlankSquare; 9],
+    /// Squares along each side of the board.
+    pub size: usize,
+    /// Row by row.
+    pub squares: Vec<BlankSquare>,
 }
 
 impl BlankPaper {
+    /// The paper of a board of side `size`, from its squares row by row; `None` when they are
+    /// not `size` x `size`.
+    pub fn new(size: usize, squares: Vec<BlankSquare>) -> Option<BlankPaper> {
+        (squares.len() == size * size).then_some(BlankPaper { size, squares })
+    }
+
     pub fn of(&self, cell: Cell) -> BlankSquare {
-        self.squares[cell.index(3)]
+        self.squares[cell.index(self.size)]
     }
 
     /// Each square's level, rounded to whole percent, row by row.
-    pub fn levels(&self) -> [u8; 9] {
-        self.squares.map(|s| s.level.round() as u8)
+    pub fn levels(&self) -> Vec<u8> {
+        self.squares.iter().map(|s| s.level.round() as u8).collect()
     }
 }
 
@@ -190,7 +199,7 @@ impl Gantry {
     /// Reads every square of a sheet with no grid yet, pen up, and returns those that already
     /// hold ink (see [`sensing::used_squares`]): a sheet left from the last game.
     pub fn used_squares(&mut self) -> Result<Vec<Cell>> {
-        let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
+        let cells = self.all_squares();
         let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
@@ -205,23 +214,32 @@ impl Gantry {
         self.blank_readings(true)
     }
 
+    /// Every square of the board, row by row.
+    pub fn all_squares(&self) -> Vec<Cell> {
+        let size = self.config.board.size;
+        (0..size * size)
+            .map(|i| Cell::from_index(i, size))
+            .collect()
+    }
+
     fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
-        let cells: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
+        let size = self.config.board.size;
+        let cells = self.all_squares();
         let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
         if grid_drawn {
             self.check_grid_ink(&rows)?;
         }
-        let mut percents = vec![Vec::new(); 9];
+        let mut percents = vec![Vec::new(); cells.len()];
         for (cell, samples) in by_square(&rows) {
             if samples.is_empty() {
                 return Err(MotionError::Unread {
-                    square: square_name(cell),
+                    square: self.square_name(cell),
                 });
             }
-            percents[cell.index(3)] = samples.iter().map(|s| s.percent).collect();
+            percents[cell.index(size)] = samples.iter().map(|s| s.percent).collect();
         }
         let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
-            square: square_name(cells[0]),
+            square: self.square_name(cells[0]),
         })?;
         self.noise_percent = Some(pooled[0].noise);
         // The sweeps were timed before the noise was known: time them again with it.
@@ -229,17 +247,18 @@ impl Gantry {
         if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
             self.read_period = Some(period);
         }
-        let mut squares = [pooled[0]; 9];
-        for (i, square) in pooled.into_iter().enumerate() {
+        for (i, square) in pooled.iter().enumerate() {
             if square.level < f64::from(self.config.sensing.min_blank_percent) {
                 return Err(MotionError::NoPaper {
-                    square: square_name(cells[i]),
+                    square: self.square_name(cells[i]),
                     percent: square.level.round() as u8,
                 });
             }
-            squares[i] = square;
         }
-        Ok(BlankPaper { squares })
+        Ok(BlankPaper {
+            size,
+            squares: pooled,
+        })
     }
 
     /// Checks that the grid just drawn is on the paper: every sweep across a row of squares
@@ -362,7 +381,7 @@ impl Gantry {
                 let look =
                     Look::of(&reading.blank, &samples, &sensing, period).ok_or_else(|| {
                         MotionError::Unread {
-                            square: square_name(cell),
+                            square: self.square_name(cell),
                         }
                     })?;
                 reading.looks.push(look);
