@@ -1189,6 +1189,7 @@ fn two_people_play_to_every_outcome_and_the_robot_judges_each() {
 #[test]
 fn two_person_games_are_kept_apart_and_never_touch_the_robots_scores() {
     let mut rig = Rig::new(Strategy::Random, 2);
+    rig.settings.resumable = true;
     // Someone has beaten the robot at hard before.
     rig.scores
         .record(&Difficulty::hard(), GameResult::HumanWon, UNIX_EPOCH)
@@ -1210,6 +1211,9 @@ fn two_person_games_are_kept_apart_and_never_touch_the_robots_scores() {
         (1, 0, 1, 0)
     );
     assert_eq!(games[1].record, pair);
+    // Nothing was journalled for taking up again, as a game against the robot would be.
+    let journal = rig.folder.path().join("scoreboard.json.game-in-progress");
+    assert!(!journal.exists());
     // The second game asked for a fresh sheet first, as between games against the robot.
     assert_eq!(rig.screens.titled("Fresh sheet, please").len(), 1);
 }

@@ -190,7 +190,7 @@ impl Program<'_> {
             Err(other) => return Err(other),
         };
         let mut board = Board::empty(self.rules());
-        // Not journalled: a game between two people is not taken up again after a crash.
+        // Kept in memory only: a game between two people is not taken up again after a crash.
         let mut journal = GameJournal::new("two people", Mark::X, &blank);
         let finish = match self.turns(&players, &blank, &mut board, &mut journal) {
             Ok(finish) => finish,
@@ -494,7 +494,10 @@ impl Program<'_> {
                         Ok(cell) => {
                             *board = board.play(cell).context("the human's move")?;
                             journal.moves.push(cell);
-                            self.keep_journal(journal);
+                            // Only a game against the robot is taken up after a crash.
+                            if matches!(players, Players::AgainstRobot { .. }) {
+                                self.keep_journal(journal);
+                            }
                         }
                         Err(squares) => return Ok(Finish::Void { squares }),
                     }
