@@ -40,25 +40,13 @@ fn draw(view: &View, frame: &mut Frame) -> Result<(), Infallible> {
     )
     .draw(frame)?;
 
-    let board_width = if view.board.is_some() {
-        3 * SQUARE as u32 + 6
-    } else {
-        0
-    };
-    let body = Rectangle::new(
-        Point::new(1, TITLE_HEIGHT as i32 + 2),
-        Size::new(
-            width - 2 - board_width,
-            Frame::HEIGHT as u32 - TITLE_HEIGHT - 2,
-        ),
-    );
+    let body = body_of(view);
     let text = view.paragraphs.join("\n");
-    let style = TextBoxStyleBuilder::new().paragraph_spacing(2).build();
     TextBox::with_textbox_style(
         &text,
         body,
         MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
-        style,
+        TextBoxStyleBuilder::new().paragraph_spacing(2).build(),
     )
     .draw(frame)?;
 
@@ -67,6 +55,43 @@ fn draw(view: &View, frame: &mut Frame) -> Result<(), Infallible> {
         draw_board(board, origin, frame)?;
     }
     Ok(())
+}
+
+/// Where the paragraphs go: under the title, left of the board if there is one.
+fn body_of(view: &View) -> Rectangle {
+    let board_width = if view.board.is_some() {
+        3 * SQUARE as u32 + 6
+    } else {
+        0
+    };
+    Rectangle::new(
+        Point::new(1, TITLE_HEIGHT as i32 + 2),
+        Size::new(
+            Frame::WIDTH as u32 - 2 - board_width,
+            Frame::HEIGHT as u32 - TITLE_HEIGHT - 2,
+        ),
+    )
+}
+
+/// The height `view`'s paragraphs take wrapped to the body's width, in pixels: more than the
+/// body's height, and the last lines are cut off the LCD.
+#[cfg(test)]
+fn text_height(view: &View) -> u32 {
+    use embedded_text::style::HeightMode;
+    let width = body_of(view).size.width;
+    let text = view.paragraphs.join("\n");
+    TextBox::with_textbox_style(
+        &text,
+        Rectangle::new(Point::zero(), Size::new(width, 0)),
+        MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
+        TextBoxStyleBuilder::new()
+            .paragraph_spacing(2)
+            .height_mode(HeightMode::FitToText)
+            .build(),
+    )
+    .bounding_box()
+    .size
+    .height
 }
 
 fn draw_board(
@@ -138,4 +163,41 @@ pub fn write_png(
     }
     writer.write_image_data(&pixels)?;
     writer.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::Difficulty;
+    use crate::scoreboard::{PairResult, Scoreboard};
+    use crate::ui::menu::Menu;
+    use std::time::SystemTime;
+
+    #[test]
+    fn every_menu_page_fits_the_lcd_with_a_two_person_record_and_a_level_of_ones_own() {
+        let mut scores = Scoreboard::new();
+        let own = Difficulty::best_moves_percent(75).unwrap();
+        scores.record(
+            &own,
+            crate::scoreboard::GameResult::HumanWon,
+            SystemTime::now(),
+        );
+        scores.record_two_people(PairResult::XWon, SystemTime::now());
+        let levels = Difficulty::levels();
+        for menu in [
+            Menu::Main,
+            Menu::ChooseFirst(Difficulty::hard()),
+            Menu::Scores,
+        ] {
+            let view = View::of_menu(&menu, &levels, &scores);
+            let room = body_of(&view).size.height;
+            let needed = text_height(&view);
+            assert!(
+                needed <= room,
+                "{}: {needed} px of text in {room} px: {:?}",
+                menu.describe(),
+                view.paragraphs
+            );
+        }
+    }
 }
