@@ -8,12 +8,12 @@ use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::app::game::GameReport;
 use ev3_tictactoe::app::panel::{Panel, Snapshots};
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
-use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
+use ev3_tictactoe::app::{Ending, Settings};
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Mark, Status};
 use ev3_tictactoe::hw::sim::{Author, Faults, MotorFault, SimRobot, SimSettings};
-use ev3_tictactoe::motion::{Gantry, StopRequest};
+use ev3_tictactoe::motion::StopRequest;
 use ev3_tictactoe::scoreboard::store::ScoreFile;
 use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
 use ev3_tictactoe::ui::menu::{FirstMove, Key, Menu};
@@ -204,11 +204,8 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
         sim: sim.clone(),
         moves: 0,
     };
-    let screens = Screens::default();
-    let mut program = Program::new(
-        machine_without_battery(&sim),
-        Panel::new(Box::new(screens.clone())),
-        rig.scores.clone(),
+    let screens = rig.screens.clone();
+    let mut program = rig.program_with(
         &mut saboteur,
         StopRequest::new(),
         Settings {
@@ -328,17 +325,18 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     };
     let mut panel = Panel::new(Box::new(rig.screens.clone()));
     panel.lights = Some(Box::new(sim.lights()));
-    let ending = Program::new(
-        machine_without_battery(&sim),
-        panel,
-        rig.scores.clone(),
-        &mut human,
-        StopRequest::new(),
-        Settings {
-            seed: Some(18),
-            ..Settings::default()
-        },
-    )
+    let ending = {
+        let mut program = rig.program_with(
+            &mut human,
+            StopRequest::new(),
+            Settings {
+                seed: Some(18),
+                ..Settings::default()
+            },
+        );
+        program.panel = panel;
+        program
+    }
     .run_games(&Difficulty::hard(), FirstMove::Human, 1);
     let Ending::Failed(error) = ending else {
         panic!("a dry pen mid-game ended the run {ending:?}")
@@ -491,24 +489,21 @@ impl ev3_tictactoe::app::Person for Absent {}
 #[test]
 fn a_human_who_walks_away_mid_game_abandons_it_and_the_robot_parks() {
     let rig = Rig::new(Strategy::Random, 15);
-    let sim = rig.sim.clone();
     let mut absent = Absent;
     let settings = Settings {
         idle_timeout: Duration::from_secs(60),
         ..Settings::default()
     };
-    let ending = Program::new(
-        machine_without_battery(&sim),
-        Panel::new(Box::new(rig.screens.clone())),
-        rig.scores.clone(),
-        &mut absent,
-        StopRequest::new(),
-        Settings {
-            seed: Some(3),
-            ..settings
-        },
-    )
-    .run_games(&Difficulty::medium(), FirstMove::Human, 1);
+    let ending = rig
+        .program_with(
+            &mut absent,
+            StopRequest::new(),
+            Settings {
+                seed: Some(3),
+                ..settings
+            },
+        )
+        .run_games(&Difficulty::medium(), FirstMove::Human, 1);
     assert!(matches!(ending, Ending::Idle), "{ending:?}");
     assert_eq!(rig.scoreboard().level("medium").abandoned, 1);
     let world = rig.sim.world();
@@ -553,14 +548,6 @@ fn without_buttons_the_menu_says_so_and_direct_play_still_works() {
 }
 
 /// The simulated robot's gantry and buttons, with no battery to read.
-fn machine_without_battery(sim: &SimRobot) -> Machine {
-    Machine {
-        gantry: Gantry::new(sim.robot(), RobotConfig::default()),
-        buttons: Ok(Box::new(sim.buttons())),
-        battery: None,
-    }
-}
-
 #[test]
 fn a_scoreboard_that_cannot_keep_the_game_is_found_before_the_robot_moves() {
     let mut rig = Rig::new(Strategy::Random, 24);
@@ -619,18 +606,16 @@ fn a_game_that_cannot_be_recorded_is_kept_beside_the_scoreboard_and_said() {
         ),
         scores: rig.scores.path().to_path_buf(),
     };
-    let ending = Program::new(
-        machine_without_battery(&sim),
-        Panel::new(Box::new(rig.screens.clone())),
-        rig.scores.clone(),
-        &mut thief,
-        StopRequest::new(),
-        Settings {
-            seed: Some(25),
-            ..Settings::default()
-        },
-    )
-    .run_games(&Difficulty::hard(), FirstMove::Human, 1);
+    let ending = rig
+        .program_with(
+            &mut thief,
+            StopRequest::new(),
+            Settings {
+                seed: Some(25),
+                ..Settings::default()
+            },
+        )
+        .run_games(&Difficulty::hard(), FirstMove::Human, 1);
     let Ending::Failed(error) = ending else {
         panic!("the run ended {ending:?}")
     };
@@ -697,18 +682,16 @@ fn cut_short(rig: &Rig, first: FirstMove, at_move: usize, drawn: bool) -> Vec<Ce
         drawn,
         moves: 0,
     };
-    let ending = Program::new(
-        machine_without_battery(&rig.sim),
-        Panel::new(Box::new(rig.screens.clone())),
-        rig.scores.clone(),
-        &mut person,
-        stop,
-        Settings {
-            seed: Some(30),
-            ..Settings::default()
-        },
-    )
-    .run_games(&Difficulty::medium(), first, 1);
+    let ending = rig
+        .program_with(
+            &mut person,
+            stop,
+            Settings {
+                seed: Some(30),
+                ..Settings::default()
+            },
+        )
+        .run_games(&Difficulty::medium(), first, 1);
     assert!(matches!(ending, Ending::Interrupted { .. }), "{ending:?}");
     let journal = ev3_tictactoe::app::journal::JournalFile::beside(&rig.scores)
         .load()
@@ -728,20 +711,18 @@ fn start_again(rig: &Rig, answer: Key) -> (Vec<GameReport>, Ending) {
     );
     person.keys.push_back(answer);
     let mut games = Vec::new();
-    let ending = Program::new(
-        machine_without_battery(&rig.sim),
-        Panel::new(Box::new(rig.screens.clone())),
-        rig.scores.clone(),
-        &mut person,
-        StopRequest::new(),
-        Settings {
-            seed: Some(32),
-            ..Settings::default()
-        },
-    )
-    .run_games_reporting(&Difficulty::medium(), FirstMove::Human, 0, &mut |game| {
-        games.push(game.clone())
-    });
+    let ending = rig
+        .program_with(
+            &mut person,
+            StopRequest::new(),
+            Settings {
+                seed: Some(32),
+                ..Settings::default()
+            },
+        )
+        .run_games_reporting(&Difficulty::medium(), FirstMove::Human, 0, &mut |game| {
+            games.push(game.clone())
+        });
     (games, ending)
 }
 
@@ -889,22 +870,20 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
         sim: sim.clone(),
         asked: 0,
     };
-    let screens = Screens::default();
+    let screens = rig.screens.clone();
     let mut games = Vec::new();
-    let ending = Program::new(
-        machine_without_battery(&sim),
-        Panel::new(Box::new(screens.clone())),
-        rig.scores.clone(),
-        &mut person,
-        StopRequest::new(),
-        Settings {
-            seed: Some(34),
-            ..Settings::default()
-        },
-    )
-    .run_games_reporting(&Difficulty::easy(), FirstMove::Human, 1, &mut |g| {
-        games.push(g.clone())
-    });
+    let ending = rig
+        .program_with(
+            &mut person,
+            StopRequest::new(),
+            Settings {
+                seed: Some(34),
+                ..Settings::default()
+            },
+        )
+        .run_games_reporting(&Difficulty::easy(), FirstMove::Human, 1, &mut |g| {
+            games.push(g.clone())
+        });
     assert_done(&ending);
     let asks: Vec<View> = screens
         .all()

@@ -5,11 +5,18 @@
 mod sim_rig;
 
 use ev3_tictactoe::ai::Difficulty;
+use ev3_tictactoe::app::journal::JournalFile;
+use ev3_tictactoe::app::scripted::ScriptedHuman;
 use ev3_tictactoe::app::scripted::{Strategy, Turn};
+use ev3_tictactoe::app::{Ending, Person, Settings};
 use ev3_tictactoe::config::RobotConfig;
+use ev3_tictactoe::game::Board;
 use ev3_tictactoe::game::{Cell, Mark};
+use ev3_tictactoe::motion::StopRequest;
 use ev3_tictactoe::scoreboard::{GameResult, PairResult};
 use ev3_tictactoe::ui::menu::Key;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use sim_rig::*;
 use std::time::UNIX_EPOCH;
 
@@ -99,7 +106,7 @@ fn two_person_games_are_kept_apart_and_never_touch_the_robots_scores() {
         (1, 0, 1, 0)
     );
     assert_eq!(games[1].record, pair);
-    // Nothing was journalled for taking up again, as a game against the robot would be.
+    // Each game was journalled while it lasted and the journal went once it was recorded.
     let journal = rig.folder.path().join("scoreboard.json.game-in-progress");
     assert!(!journal.exists());
     // The second game asked for a fresh sheet first, as between games against the robot.
@@ -138,4 +145,75 @@ fn the_scores_page_starts_a_game_for_two_people() {
         .paragraphs
         .iter()
         .any(|p| p == "CENTRE 2 players, other: back")));
+}
+
+/// Someone at the table who, at their `at_move`-th turn, draws nothing and the program is
+/// stopped, as if the brick lost power while they held the pen.
+struct LeavesMidGame {
+    inner: ScriptedHuman,
+    stop: StopRequest,
+    at_move: usize,
+    moves: usize,
+}
+
+impl Person for LeavesMidGame {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &Board, mark: Mark) {
+        self.moves += 1;
+        if self.moves == self.at_move {
+            self.stop.request(15);
+            return;
+        }
+        self.inner.your_move(board, mark);
+    }
+}
+
+#[test]
+fn a_game_between_two_people_cut_short_is_taken_up_on_the_same_sheet_and_recorded_once() {
+    let mut rig = Rig::new(Strategy::Random, 9);
+    let stop = StopRequest::new();
+    let mut leaving = LeavesMidGame {
+        inner: ScriptedHuman::new(
+            rig.sim.clone(),
+            RobotConfig::default().board,
+            Strategy::Random,
+            ChaCha8Rng::seed_from_u64(9),
+        ),
+        stop: stop.clone(),
+        at_move: 4,
+        moves: 0,
+    };
+    let settings = Settings {
+        seed: Some(9),
+        ..Settings::default()
+    };
+    let ending = rig
+        .program_with(&mut leaving, stop, settings)
+        .run_referee_games(1, &mut |_| {});
+    assert!(matches!(ending, Ending::Interrupted { .. }), "{ending:?}");
+    let kept = JournalFile::beside(&rig.scores)
+        .load()
+        .unwrap()
+        .expect("the game in progress is kept");
+    assert_eq!(kept.moves.len(), 3, "X, O and X had moved");
+    assert!(
+        rig.scoreboard().two_people.is_none(),
+        "nothing recorded yet"
+    );
+    // The next run asks, the person goes on (centre), and the game is played to its end on
+    // the same sheet: the three marks are read back, not drawn again.
+    rig.human.keys.push_back(Key::Centre);
+    let (games, ending) = rig.referee(1, 10);
+    assert_done(&ending);
+    assert_eq!(games.len(), 1, "the game taken up is the one asked for");
+    let moves: Vec<Cell> = games[0].moves.iter().map(|&(_, cell)| cell).collect();
+    assert_eq!(moves[..3], kept.moves[..]);
+    assert!(!rig.screens.titled("Go on?").is_empty());
+    let pair = rig.scoreboard().two_people.unwrap();
+    assert_eq!(pair.x_wins + pair.o_wins + pair.draws + pair.void, 1);
+    assert!(JournalFile::beside(&rig.scores).load().unwrap().is_none());
+    rig.assert_safe();
 }

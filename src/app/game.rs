@@ -1,7 +1,7 @@
 //! One game on paper: home, draw the grid, read the blank paper, then turns until the end; strike
 //! through a win, record the result, and say it.
 
-use super::journal::GameJournal;
+use super::journal::{GameJournal, TWO_PEOPLE};
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Mark, Rules, Status};
@@ -44,6 +44,14 @@ pub enum Players {
 }
 
 impl Players {
+    /// True when a person draws `mark`, false when the robot does.
+    pub(super) fn person_plays(&self, mark: Mark) -> bool {
+        match self {
+            Players::AgainstRobot { human, .. } => mark == *human,
+            Players::TwoPeople => true,
+        }
+    }
+
     /// The level and who starts, in a line for the screens before the game.
     fn introduce(&self) -> String {
         match self {
@@ -189,15 +197,30 @@ impl Program<'_> {
             }
             Err(other) => return Err(other),
         };
-        let mut board = Board::empty(self.rules());
-        // Kept in memory only: a game between two people is not taken up again after a crash.
-        let mut journal = GameJournal::new("two people", Mark::X, &blank);
+        let journal = GameJournal::new(TWO_PEOPLE, Mark::X, &blank);
+        self.keep_journal(&journal);
+        let board = Board::empty(self.rules());
+        self.referee_on(blank, board, journal, started)
+    }
+
+    /// Referees the game between two people that `journal` holds to its end from `board`,
+    /// records it apart from the robot's scores and shows the result.
+    pub(super) fn referee_on(
+        &mut self,
+        blank: BlankPaper,
+        mut board: Board,
+        mut journal: GameJournal,
+        started: Duration,
+    ) -> Flow<RefereeReport> {
+        let players = Players::TwoPeople;
         let finish = match self.turns(&players, &blank, &mut board, &mut journal) {
             Ok(finish) => finish,
             Err(Stop::Idle) => {
                 self.record_two_people(PairResult::Void)?;
+                self.journal.clear();
                 return Err(Stop::Idle);
             }
+            // Anything else may end the program: the journal stays for the next run.
             Err(other) => return Err(other),
         };
         let (result, title, summary) = match &finish {
@@ -218,6 +241,7 @@ impl Program<'_> {
             ),
         };
         let record = self.record_two_people(result)?;
+        self.journal.clear();
         let line = match finish {
             Finish::Won { line, .. } => {
                 self.strike(&line)?;
@@ -494,10 +518,7 @@ impl Program<'_> {
                         Ok(cell) => {
                             *board = board.play(cell).context("the human's move")?;
                             journal.moves.push(cell);
-                            // Only a game against the robot is taken up after a crash.
-                            if matches!(players, Players::AgainstRobot { .. }) {
-                                self.keep_journal(journal);
-                            }
+                            self.keep_journal(journal);
                         }
                         Err(squares) => return Ok(Finish::Void { squares }),
                     }
@@ -697,7 +718,7 @@ impl Program<'_> {
         Ok((recorded, scores))
     }
 
-    fn record_two_people(&mut self, result: PairResult) -> Flow<PairRecord> {
+    pub(super) fn record_two_people(&mut self, result: PairResult) -> Flow<PairRecord> {
         let at = SystemTime::now();
         match self.scores.record_two_people(result, at) {
             Ok((record, notice)) => {

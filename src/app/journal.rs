@@ -18,11 +18,14 @@ use std::path::{Path, PathBuf};
 /// What the file says it is.
 const FORMAT: &str = "ev3-tictactoe game in progress";
 
+/// The level a game between two people is journalled at: no difficulty has a space in its name.
+pub const TWO_PEOPLE: &str = "two people";
+
 /// A game in progress, as journalled.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameJournal {
     format: String,
-    /// The level's name ("hard").
+    /// The level's name ("hard"), or [`TWO_PEOPLE`] for a game the robot referees.
     pub level: String,
     /// The person's mark (X moves first).
     pub human: Mark,

@@ -7,7 +7,7 @@ pub mod brick;
 pub mod game;
 pub mod journal;
 pub mod panel;
-mod resume;
+pub mod resume;
 pub mod safety;
 pub mod scripted;
 pub mod sentinel;
@@ -251,7 +251,7 @@ impl<'p> Program<'p> {
         let flow = self.start().and_then(|()| {
             // A game taken up again is one of those asked for.
             let mut left = games;
-            if let Some(game) = self.take_up_a_cut_short_game()? {
+            if let Some(resume::TakenUp::AgainstRobot(game)) = self.take_up_a_cut_short_game()? {
                 report(&game);
                 left = left.saturating_sub(1);
             }
@@ -271,7 +271,13 @@ impl<'p> Program<'p> {
         report: &mut dyn FnMut(&game::RefereeReport),
     ) -> Ending {
         let flow = self.start().and_then(|()| {
-            for _ in 0..games {
+            // A game between two people taken up again is one of those asked for.
+            let mut left = games;
+            if let Some(resume::TakenUp::TwoPeople(game)) = self.take_up_a_cut_short_game()? {
+                report(&game);
+                left = left.saturating_sub(1);
+            }
+            for _ in 0..left {
                 let game = self.referee_game()?;
                 report(&game);
             }

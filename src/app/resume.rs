@@ -1,8 +1,8 @@
 //! Taking up a game the program did not live to finish (see [`super::journal`]): ask, home,
 //! read the sheet, check it holds the journalled moves and nothing else, then play on.
 
-use super::game::GameReport;
-use super::journal::GameJournal;
+use super::game::{GameReport, Players, RefereeReport};
+use super::journal::{GameJournal, TWO_PEOPLE};
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Status};
@@ -11,6 +11,13 @@ use crate::scoreboard::GameResult;
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::Key;
 use crate::ui::view::View;
+
+/// A game the program did not live to finish, taken up again and played to its end.
+#[derive(Debug, Clone)]
+pub enum TakenUp {
+    AgainstRobot(GameReport),
+    TwoPeople(RefereeReport),
+}
 
 impl Program<'_> {
     /// Keeps `journal` beside the scores; a journal that cannot be written costs only the
@@ -29,7 +36,7 @@ impl Program<'_> {
 
     /// If a game was cut short, offers to go on with it and, if the person wants to, plays it
     /// to its end. Giving it up counts it as abandoned.
-    pub(super) fn take_up_a_cut_short_game(&mut self) -> Flow<Option<GameReport>> {
+    pub(super) fn take_up_a_cut_short_game(&mut self) -> Flow<Option<TakenUp>> {
         if !self.settings.resumable {
             return Ok(None);
         }
@@ -44,23 +51,31 @@ impl Program<'_> {
                 return Ok(None);
             }
         };
-        let Some(difficulty) = Difficulty::parse(&journal.level)
-            .ok()
-            .or_else(|| {
-                self.menu_levels
-                    .iter()
-                    .find(|level| level.name == journal.level)
-                    .cloned()
+        let level = (journal.level != TWO_PEOPLE)
+            .then(|| {
+                Difficulty::parse(&journal.level).ok().or_else(|| {
+                    self.menu_levels
+                        .iter()
+                        .find(|level| level.name == journal.level)
+                        .cloned()
+                })
             })
-            .map(|level| self.gantry.config().level(&level))
-        else {
-            self.panel.note(&format!(
-                "A game at level {:?} was cut short; this program has no such level, so it is \
-                 ignored.",
-                journal.level
-            ));
-            self.journal.clear();
-            return Ok(None);
+            .map(|found| found.map(|level| self.gantry.config().level(&level)));
+        let players = match level {
+            None => Players::TwoPeople,
+            Some(Some(difficulty)) => Players::AgainstRobot {
+                difficulty,
+                human: journal.human,
+            },
+            Some(None) => {
+                self.panel.note(&format!(
+                    "A game at level {:?} was cut short; this program has no such level, so it \
+                     is ignored.",
+                    journal.level
+                ));
+                self.journal.clear();
+                return Ok(None);
+            }
         };
         let size = self.rules().size();
         if journal.blank().map(|blank| blank.size) != Some(size) {
@@ -90,7 +105,7 @@ impl Program<'_> {
             journal.moves.len()
         );
         if !self.person_wants_to_go_on(&journal, &board)? {
-            self.record(&difficulty, GameResult::Abandoned)?;
+            self.give_up(&players)?;
             self.journal.clear();
             return Ok(None);
         }
@@ -118,7 +133,8 @@ impl Program<'_> {
             );
         }
         self.gantry.park()?;
-        let human_to_move = board.status() == Status::ToMove(journal.human);
+        let human_to_move =
+            matches!(board.status(), Status::ToMove(mark) if players.person_plays(mark));
         let mut journal = journal;
         let mut problems: Vec<String> = missing
             .iter()
@@ -158,7 +174,7 @@ impl Program<'_> {
         if !problems.is_empty() {
             let said = problems.join("; ");
             log::warn!("the sheet does not match the game that was cut short: {said}");
-            self.record(&difficulty, GameResult::Abandoned)?;
+            self.give_up(&players)?;
             self.journal.clear();
             self.panel.cue(Cue::Invalid);
             self.panel.show(
@@ -176,8 +192,28 @@ impl Program<'_> {
         }
         // This sheet holds a game now: the next one asks for a fresh sheet.
         self.sheet_used = true;
-        self.play_on(&difficulty, blank, board, journal, started)
-            .map(Some)
+        match players {
+            Players::AgainstRobot { difficulty, .. } => self
+                .play_on(&difficulty, blank, board, journal, started)
+                .map(|game| Some(TakenUp::AgainstRobot(game))),
+            Players::TwoPeople => self
+                .referee_on(blank, board, journal, started)
+                .map(|game| Some(TakenUp::TwoPeople(game))),
+        }
+    }
+
+    /// Counts a game cut short that will not be played on: abandoned against the robot, void
+    /// between two people.
+    fn give_up(&mut self, players: &Players) -> Flow<()> {
+        match players {
+            Players::AgainstRobot { difficulty, .. } => {
+                self.record(difficulty, GameResult::Abandoned)?;
+            }
+            Players::TwoPeople => {
+                self.record_two_people(crate::scoreboard::PairResult::Void)?;
+            }
+        }
+        Ok(())
     }
 
     /// Asks whether to go on with the game cut short: centre yes, down no. Without buttons
@@ -189,8 +225,12 @@ impl Program<'_> {
                 "Go on?",
                 &[
                     &format!(
-                        "A game at {} was cut short after {} moves.",
-                        journal.level,
+                        "A game {} was cut short after {} moves.",
+                        if journal.level == TWO_PEOPLE {
+                            "between two people".to_string()
+                        } else {
+                            format!("at {}", journal.level)
+                        },
                         journal.moves.len()
                     ),
                     "Centre: go on with it, on the same sheet. Down: give it up (it counts as \

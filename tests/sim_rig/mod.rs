@@ -8,7 +8,7 @@ use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::app::game::{GameReport, RefereeReport};
 use ev3_tictactoe::app::panel::{Mirror, Panel};
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
-use ev3_tictactoe::app::{Ending, Machine, Program, Settings};
+use ev3_tictactoe::app::{Ending, Machine, Person, Program, Settings};
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::{Cell, Status};
 use ev3_tictactoe::hw::sim::{Author, SimBody, SimRobot, SimSettings};
@@ -124,6 +124,29 @@ impl Rig {
                 seed: Some(seed),
                 ..self.settings.clone()
             },
+        )
+    }
+
+    /// The program on this rig's robot with someone other than the rig's scripted human,
+    /// obeying `stop`: no battery, and only the screens kept (no LCD, lights or speaker unless
+    /// the test adds them to its panel).
+    pub fn program_with<'a>(
+        &self,
+        person: &'a mut dyn Person,
+        stop: StopRequest,
+        settings: Settings,
+    ) -> Program<'a> {
+        Program::new(
+            Machine {
+                gantry: Gantry::new(self.sim.robot(), self.config.clone()),
+                buttons: Ok(Box::new(self.sim.buttons())),
+                battery: None,
+            },
+            Panel::new(Box::new(self.screens.clone())),
+            self.scores.clone(),
+            person,
+            stop,
+            settings,
         )
     }
 
