@@ -356,11 +356,7 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
         run.wait_for(&[screen], SCREEN);
         // Into the phase's motion (or the wait), then the signal.
         std::thread::sleep(Duration::from_millis(400));
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &run.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        emulated_brick::send_signal(&run.child, signal);
         let status = run.finish(SCREEN);
         let said = run.said();
         let case = format!("SIG{signal} at {screen}");
@@ -393,11 +389,7 @@ fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up()
         let mut run = Run::start(&brick, folder.path(), &["calibrate"]);
         run.wait_for(&[step], SCREEN);
         std::thread::sleep(Duration::from_millis(400));
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &run.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        emulated_brick::send_signal(&run.child, signal);
         let status = run.finish(SCREEN);
         let said = run.said();
         let case = format!("SIG{signal} at {step}");

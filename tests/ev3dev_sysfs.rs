@@ -325,11 +325,7 @@ fn start_play(brick: &Mounted, folder: &std::path::Path) -> std::process::Child 
 
 /// Sends `signal` ("TERM") to `child` and waits for it: its exit status and what it printed.
 fn signal_and_wait(child: &mut std::process::Child, signal: &str) -> (Option<i32>, String) {
-    let sent = std::process::Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
+    emulated_brick::send_signal(child, signal);
     let status = child.wait().unwrap();
     let mut out = String::new();
     std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();

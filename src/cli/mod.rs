@@ -68,6 +68,13 @@ pub struct ConfigOption {
     pub config: Option<PathBuf>,
 }
 
+impl ConfigOption {
+    /// The robot config this option names (see [`robot::load_config`]), and where it came from.
+    pub fn load(&self) -> anyhow::Result<(crate::config::RobotConfig, String)> {
+        robot::load_config(self.config.as_deref())
+    }
+}
+
 /// The log of a command that drives the robot.
 #[derive(Debug, Clone, Args)]
 pub struct LogOption {
@@ -439,7 +446,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Config => robot::print_defaults(),
         Command::Play(args) => {
-            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
+            let (config, _) = args.files.config.load()?;
             play::run(
                 &config,
                 &args,
@@ -449,7 +456,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         #[cfg(feature = "terminal-sim")]
         Command::Sim(args) => {
-            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
+            let (config, _) = args.files.config.load()?;
             sim::run(
                 &config,
                 &args,
@@ -465,7 +472,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         )
         .into()),
         Command::Demo(args) => {
-            let (config, _) = robot::load_config(args.files.config.config.as_deref())?;
+            let (config, _) = args.files.config.load()?;
             // The scripted human's games are not the user's: a scoreboard of its own that goes
             // with the demo, unless a file is named.
             let own = match &args.files.scores.scores {
@@ -485,7 +492,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             )
         }
         Command::Calibrate(args) => {
-            let (config, source) = robot::load_config(args.config.config.as_deref())?;
+            let (config, source) = args.config.load()?;
             let options = robot::CalibrateOptions {
                 sim: args.sim,
                 wait_for_mark: std::time::Duration::from_secs(args.wait),

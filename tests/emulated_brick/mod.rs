@@ -894,6 +894,16 @@ impl Mounted {
 
 /// The sysfs class folder the tests' ev3dev-lang-rust was built to use (EV3DEV_DRIVER_PATH in
 /// .cargo/config.toml) is `sys/class` under this.
+/// Sends `signal` ("TERM", "INT", ...) to `child` as a person's `kill` would, and checks it
+/// was delivered.
+pub fn send_signal(child: &std::process::Child, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{signal} {} failed", child.id());
+}
+
 pub fn mount_point() -> PathBuf {
     PathBuf::from(env!("EV3DEV_DRIVER_PATH"))
         .parent()
