@@ -7,6 +7,7 @@ pub mod brick;
 pub mod game;
 pub mod journal;
 pub mod panel;
+pub mod referee;
 pub mod resume;
 pub mod safety;
 pub mod scripted;
@@ -268,7 +269,7 @@ impl<'p> Program<'p> {
     pub fn run_referee_games(
         &mut self,
         games: u32,
-        report: &mut dyn FnMut(&game::RefereeReport),
+        report: &mut dyn FnMut(&referee::RefereeReport),
     ) -> Ending {
         let flow = self.start().and_then(|()| {
             // A game between two people taken up again is one of those asked for.

@@ -1,8 +1,9 @@
 //! Taking up a game the program did not live to finish (see [`super::journal`]): ask, home,
 //! read the sheet, check it holds the journalled moves and nothing else, then play on.
 
-use super::game::{GameReport, Players, RefereeReport};
+use super::game::{GameReport, Players};
 use super::journal::{GameJournal, TWO_PEOPLE};
+use super::referee::RefereeReport;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Status};

@@ -3,8 +3,9 @@
 
 use super::{DemoArgs, HumanStrategy};
 use crate::app::brick::Brick;
-use crate::app::game::{GameReport, RefereeReport};
+use crate::app::game::GameReport;
 use crate::app::panel::{Mirror, Panel};
+use crate::app::referee::RefereeReport;
 use crate::app::safety;
 use crate::app::scripted::{ScriptedHuman, Strategy};
 use crate::app::session::Session;

@@ -5,8 +5,9 @@
 #![allow(dead_code)]
 
 use ev3_tictactoe::ai::Difficulty;
-use ev3_tictactoe::app::game::{GameReport, RefereeReport};
+use ev3_tictactoe::app::game::GameReport;
 use ev3_tictactoe::app::panel::{Mirror, Panel};
+use ev3_tictactoe::app::referee::RefereeReport;
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
 use ev3_tictactoe::app::{Ending, Machine, Person, Program, Settings};
 use ev3_tictactoe::config::RobotConfig;
