@@ -501,15 +501,6 @@ impl RobotConfig {
         serde_json::to_string_pretty(&RobotConfig::default()).expect("the config serialises") + "\n"
     }
 
-    /// The point of the grid's far corner.
-    pub fn grid_max(&self) -> AxisPoint {
-        let side = self.board.size as i32 * self.board.square_deg;
-        AxisPoint::new(
-            self.board.grid_origin_deg.columns + side,
-            self.board.grid_origin_deg.rows + side,
-        )
-    }
-
     /// Every square, in the order people number them, must lie on the sheet (the pen draws its
     /// edges), and every point the pen or the sensor visits for it, approach included, inside
     /// the travel. The first square that does not is named, with how far it misses: on a

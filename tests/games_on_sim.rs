@@ -6,7 +6,7 @@ mod sim_rig;
 
 use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::app::game::GameReport;
-use ev3_tictactoe::app::panel::{Panel, Snapshots};
+use ev3_tictactoe::app::panel::Snapshots;
 use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
 use ev3_tictactoe::app::{Ending, Settings};
 use ev3_tictactoe::config::Axis;
@@ -18,8 +18,6 @@ use ev3_tictactoe::scoreboard::store::ScoreFile;
 use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
 use ev3_tictactoe::ui::menu::{FirstMove, Key, Menu};
 use ev3_tictactoe::ui::view::View;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use sim_rig::*;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -193,12 +191,7 @@ fn a_jam_mid_game_stops_the_motors_keeps_the_scores_and_says_what_failed() {
     rig.play(&Difficulty::easy(), FirstMove::Human, 1, 11);
     let before = std::fs::read(rig.scores.path()).unwrap();
     let sim = rig.sim.clone();
-    let human = ScriptedHuman::new(
-        sim.clone(),
-        RobotConfig::default().board,
-        Strategy::Random,
-        ChaCha8Rng::seed_from_u64(1),
-    );
+    let human = rig.scripted(Strategy::Random, 1);
     let mut saboteur = Saboteur {
         inner: human,
         sim: sim.clone(),
@@ -314,30 +307,18 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     let rig = Rig::new(Strategy::Perfect, 18);
     let sim = rig.sim.clone();
     let mut human = DryPenHuman {
-        inner: ScriptedHuman::new(
-            sim.clone(),
-            RobotConfig::default().board,
-            Strategy::Perfect,
-            ChaCha8Rng::seed_from_u64(18),
-        ),
+        inner: rig.scripted(Strategy::Perfect, 18),
         sim: sim.clone(),
         turns: 0,
     };
-    let mut panel = Panel::new(Box::new(rig.screens.clone()));
-    panel.lights = Some(Box::new(sim.lights()));
-    let ending = {
-        let mut program = rig.program_with(
-            &mut human,
-            StopRequest::new(),
-            Settings {
-                seed: Some(18),
-                ..Settings::default()
-            },
-        );
-        program.panel = panel;
-        program
-    }
-    .run_games(&Difficulty::hard(), FirstMove::Human, 1);
+    let settings = Settings {
+        seed: Some(18),
+        ..Settings::default()
+    };
+    let mut program = rig.program_with(&mut human, StopRequest::new(), settings);
+    program.panel.lights = Some(Box::new(sim.lights()));
+    let ending = program.run_games(&Difficulty::hard(), FirstMove::Human, 1);
+    drop(program);
     let Ending::Failed(error) = ending else {
         panic!("a dry pen mid-game ended the run {ending:?}")
     };
@@ -596,14 +577,9 @@ impl ev3_tictactoe::app::Person for ScoreboardThief {
 #[test]
 fn a_game_that_cannot_be_recorded_is_kept_beside_the_scoreboard_and_said() {
     let rig = Rig::new(Strategy::Perfect, 25);
-    let sim = rig.sim.clone();
+    let _sim = rig.sim.clone();
     let mut thief = ScoreboardThief {
-        inner: ScriptedHuman::new(
-            sim.clone(),
-            RobotConfig::default().board,
-            Strategy::Perfect,
-            ChaCha8Rng::seed_from_u64(25),
-        ),
+        inner: rig.scripted(Strategy::Perfect, 25),
         scores: rig.scores.path().to_path_buf(),
     };
     let ending = rig
@@ -671,12 +647,7 @@ impl ev3_tictactoe::app::Person for CutShort {
 fn cut_short(rig: &Rig, first: FirstMove, at_move: usize, drawn: bool) -> Vec<Cell> {
     let stop = StopRequest::new();
     let mut person = CutShort {
-        inner: ScriptedHuman::new(
-            rig.sim.clone(),
-            RobotConfig::default().board,
-            Strategy::Random,
-            ChaCha8Rng::seed_from_u64(at_move as u64),
-        ),
+        inner: rig.scripted(Strategy::Random, at_move as u64),
         stop: stop.clone(),
         at_move,
         drawn,
@@ -703,12 +674,7 @@ fn cut_short(rig: &Rig, first: FirstMove, at_move: usize, drawn: bool) -> Vec<Ce
 /// Starts the program again on the same robot and sheet, the person pressing `answer` when
 /// asked to go on; the games it reported and how it ended.
 fn start_again(rig: &Rig, answer: Key) -> (Vec<GameReport>, Ending) {
-    let mut person = ScriptedHuman::new(
-        rig.sim.clone(),
-        RobotConfig::default().board,
-        Strategy::Random,
-        ChaCha8Rng::seed_from_u64(31),
-    );
+    let mut person = rig.scripted(Strategy::Random, 31);
     person.keys.push_back(answer);
     let mut games = Vec::new();
     let ending = rig
@@ -861,12 +827,7 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
     rig.play(&Difficulty::easy(), FirstMove::Human, 1, 34);
     let sim = rig.sim.clone();
     let mut person = KeepsTheOldSheet {
-        inner: ScriptedHuman::new(
-            sim.clone(),
-            RobotConfig::default().board,
-            Strategy::Random,
-            ChaCha8Rng::seed_from_u64(34),
-        ),
+        inner: rig.scripted(Strategy::Random, 34),
         sim: sim.clone(),
         asked: 0,
     };

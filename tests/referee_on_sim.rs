@@ -15,8 +15,6 @@ use ev3_tictactoe::game::{Cell, Mark};
 use ev3_tictactoe::motion::StopRequest;
 use ev3_tictactoe::scoreboard::{GameResult, PairResult};
 use ev3_tictactoe::ui::menu::Key;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use sim_rig::*;
 use std::time::UNIX_EPOCH;
 
@@ -176,12 +174,7 @@ fn a_game_between_two_people_cut_short_is_taken_up_on_the_same_sheet_and_recorde
     let mut rig = Rig::new(Strategy::Random, 9);
     let stop = StopRequest::new();
     let mut leaving = LeavesMidGame {
-        inner: ScriptedHuman::new(
-            rig.sim.clone(),
-            RobotConfig::default().board,
-            Strategy::Random,
-            ChaCha8Rng::seed_from_u64(9),
-        ),
+        inner: rig.scripted(Strategy::Random, 9),
         stop: stop.clone(),
         at_move: 4,
         moves: 0,

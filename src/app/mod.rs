@@ -249,20 +249,12 @@ impl<'p> Program<'p> {
         games: u32,
         report: &mut dyn FnMut(&GameReport),
     ) -> Ending {
-        let flow = self.start().and_then(|()| {
-            // A game taken up again is one of those asked for.
-            let mut left = games;
-            if let Some(resume::TakenUp::AgainstRobot(game)) = self.take_up_a_cut_short_game()? {
-                report(&game);
-                left = left.saturating_sub(1);
-            }
-            for _ in 0..left {
-                let game = self.play_game(difficulty, first)?;
-                report(&game);
-            }
-            Ok(())
-        });
-        self.finish(flow)
+        self.run_series(
+            games,
+            resume::TakenUp::against_robot,
+            &mut |program| program.play_game(difficulty, first),
+            report,
+        )
     }
 
     /// Referees `games` games between two people without the menu, then exits.
@@ -271,15 +263,32 @@ impl<'p> Program<'p> {
         games: u32,
         report: &mut dyn FnMut(&referee::RefereeReport),
     ) -> Ending {
+        self.run_series(
+            games,
+            resume::TakenUp::two_people,
+            &mut |program| program.referee_game(),
+            report,
+        )
+    }
+
+    /// Plays `games` games of one kind without the menu, then exits. A game cut short in the
+    /// last run that `of_this_kind` keeps, if the person goes on with it, is the first of them;
+    /// `next` plays each new one.
+    fn run_series<G>(
+        &mut self,
+        games: u32,
+        of_this_kind: fn(resume::TakenUp) -> Option<G>,
+        next: &mut dyn FnMut(&mut Self) -> Flow<G>,
+        report: &mut dyn FnMut(&G),
+    ) -> Ending {
         let flow = self.start().and_then(|()| {
-            // A game between two people taken up again is one of those asked for.
             let mut left = games;
-            if let Some(resume::TakenUp::TwoPeople(game)) = self.take_up_a_cut_short_game()? {
+            if let Some(game) = self.take_up_a_cut_short_game()?.and_then(of_this_kind) {
                 report(&game);
                 left = left.saturating_sub(1);
             }
             for _ in 0..left {
-                let game = self.referee_game()?;
+                let game = next(self)?;
                 report(&game);
             }
             Ok(())

@@ -20,6 +20,22 @@ pub enum TakenUp {
     TwoPeople(RefereeReport),
 }
 
+impl TakenUp {
+    pub fn against_robot(self) -> Option<GameReport> {
+        match self {
+            TakenUp::AgainstRobot(game) => Some(game),
+            TakenUp::TwoPeople(_) => None,
+        }
+    }
+
+    pub fn two_people(self) -> Option<RefereeReport> {
+        match self {
+            TakenUp::TwoPeople(game) => Some(game),
+            TakenUp::AgainstRobot(_) => None,
+        }
+    }
+}
+
 impl Program<'_> {
     /// Keeps `journal` beside the scores; a journal that cannot be written costs only the
     /// chance to resume, so it is said, not fatal.
@@ -52,31 +68,21 @@ impl Program<'_> {
                 return Ok(None);
             }
         };
-        let level = (journal.level != TWO_PEOPLE)
-            .then(|| {
-                Difficulty::parse(&journal.level).ok().or_else(|| {
-                    self.menu_levels
-                        .iter()
-                        .find(|level| level.name == journal.level)
-                        .cloned()
-                })
-            })
-            .map(|found| found.map(|level| self.gantry.config().level(&level)));
-        let players = match level {
-            None => Players::TwoPeople,
-            Some(Some(difficulty)) => Players::AgainstRobot {
+        let players = if journal.level == TWO_PEOPLE {
+            Players::TwoPeople
+        } else if let Some(difficulty) = self.level_named(&journal.level) {
+            Players::AgainstRobot {
                 difficulty,
                 human: journal.human,
-            },
-            Some(None) => {
-                self.panel.note(&format!(
-                    "A game at level {:?} was cut short; this program has no such level, so it \
-                     is ignored.",
-                    journal.level
-                ));
-                self.journal.clear();
-                return Ok(None);
             }
+        } else {
+            self.panel.note(&format!(
+                "A game at level {:?} was cut short; this program has no such level, so it is \
+                 ignored.",
+                journal.level
+            ));
+            self.journal.clear();
+            return Ok(None);
         };
         let size = self.rules().size();
         if journal.blank().map(|blank| blank.size) != Some(size) {
@@ -201,6 +207,20 @@ impl Program<'_> {
                 .referee_on(blank, board, journal, started)
                 .map(|game| Some(TakenUp::TwoPeople(game))),
         }
+    }
+
+    /// The level a journal names, as this robot plays it: one of its menu's, or a built-in
+    /// level or percentage (with the config's points if it names one so).
+    fn level_named(&self, name: &str) -> Option<Difficulty> {
+        self.menu_levels
+            .iter()
+            .find(|level| level.name == name)
+            .cloned()
+            .or_else(|| {
+                Difficulty::parse(name)
+                    .ok()
+                    .map(|level| self.gantry.config().level(&level))
+            })
     }
 
     /// Counts a game cut short that will not be played on: abandoned against the robot, void

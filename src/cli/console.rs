@@ -120,11 +120,8 @@ pub fn play_table_session<R: Rng>(
             return Ok(());
         };
         writeln!(out, "{ending}")?;
-        write!(out, "Play again? [y/N] ")?;
-        out.flush()?;
-        match read_line(input)? {
-            Some(answer) if answer.trim().eq_ignore_ascii_case("y") => continue,
-            _ => return Ok(()),
+        if !wants_another(input, out)? {
+            return Ok(());
         }
     }
 }
@@ -180,27 +177,20 @@ fn play_table_game<R: Rng>(
             table.play(choice.cell)?;
             continue;
         }
-        write!(out, "{}{seat} to move: ", render_table(&table))?;
-        out.flush()?;
-        let Some(line) = read_line(input)? else {
-            writeln!(out)?;
-            return Ok(None);
+        let prompt = format!("{}{seat} to move: ", render_table(&table));
+        let cell = match ask_for_square(input, out, &rules, &prompt)? {
+            Typed::Square(cell) => cell,
+            Typed::Again => continue,
+            Typed::GiveUp => return Ok(None),
         };
-        let line = line.trim();
-        if line.eq_ignore_ascii_case("q") {
-            return Ok(None);
-        }
-        match parse_square(line, &rules) {
-            Ok(cell) => match table.play(cell) {
-                Ok(()) => {}
-                Err(TableError::Occupied { square, by }) => writeln!(
-                    out,
-                    "{} already holds {by}; try again.",
-                    capitalised(&square)
-                )?,
-                Err(e) => return Err(e.into()),
-            },
-            Err(e) => writeln!(out, "{e}; try again.")?,
+        match table.play(cell) {
+            Ok(()) => {}
+            Err(TableError::Occupied { square, by }) => writeln!(
+                out,
+                "{} already holds {by}; try again.",
+                capitalised(&square)
+            )?,
+            Err(e) => return Err(e.into()),
         }
     }
 }
@@ -257,11 +247,8 @@ pub fn play_session<R: Rng>(
                 return Ok(());
             }
         }
-        write!(out, "Play again? [y/N] ")?;
-        out.flush()?;
-        match read_line(input)? {
-            Some(answer) if answer.trim().eq_ignore_ascii_case("y") => continue,
-            _ => return Ok(()),
+        if !wants_another(input, out)? {
+            return Ok(());
         }
     }
 }
@@ -310,22 +297,11 @@ fn play_game<R: Rng>(
             Status::ToMove(mark) => mark,
         };
         if mark == settings.human {
-            write!(out, "{}Your move: ", render(&board))?;
-            out.flush()?;
-            let Some(line) = read_line(input)? else {
-                writeln!(out)?;
-                return Ok(GameResult::Abandoned);
-            };
-            let line = line.trim();
-            if line.eq_ignore_ascii_case("q") {
-                return Ok(GameResult::Abandoned);
-            }
-            let cell = match parse_square(line, &rules) {
-                Ok(cell) => cell,
-                Err(e) => {
-                    writeln!(out, "{e}; try again.")?;
-                    continue;
-                }
+            let prompt = format!("{}Your move: ", render(&board));
+            let cell = match ask_for_square(input, out, &rules, &prompt)? {
+                Typed::Square(cell) => cell,
+                Typed::Again => continue,
+                Typed::GiveUp => return Ok(GameResult::Abandoned),
             };
             match board.play(cell) {
                 Ok(next) => board = next,
@@ -384,6 +360,48 @@ fn capitalised(text: &str) -> String {
 
 fn number(cell: Cell, rules: &Rules) -> usize {
     cell.index(rules.size()) + 1
+}
+
+/// What a person typed when asked for a square.
+enum Typed {
+    Square(Cell),
+    /// Not a square: said so, ask again.
+    Again,
+    /// `q`, or the end of the input.
+    GiveUp,
+}
+
+/// Shows `prompt` and reads a square's number; a typo is answered on `out`.
+fn ask_for_square(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    rules: &Rules,
+    prompt: &str,
+) -> anyhow::Result<Typed> {
+    write!(out, "{prompt}")?;
+    out.flush()?;
+    let Some(line) = read_line(input)? else {
+        writeln!(out)?;
+        return Ok(Typed::GiveUp);
+    };
+    let line = line.trim();
+    if line.eq_ignore_ascii_case("q") {
+        return Ok(Typed::GiveUp);
+    }
+    match parse_square(line, rules) {
+        Ok(cell) => Ok(Typed::Square(cell)),
+        Err(e) => {
+            writeln!(out, "{e}; try again.")?;
+            Ok(Typed::Again)
+        }
+    }
+}
+
+/// Asks whether to play again: only `y` means yes.
+fn wants_another(input: &mut impl BufRead, out: &mut impl Write) -> io::Result<bool> {
+    write!(out, "Play again? [y/N] ")?;
+    out.flush()?;
+    Ok(matches!(read_line(input)?, Some(answer) if answer.trim().eq_ignore_ascii_case("y")))
 }
 
 fn parse_square(text: &str, rules: &Rules) -> Result<Cell, BadInput> {

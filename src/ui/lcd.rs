@@ -10,7 +10,7 @@ use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Circle, Line, PrimitiveStyle, Rectangle};
 use embedded_graphics::text::{Baseline, Text};
-use embedded_text::style::TextBoxStyleBuilder;
+use embedded_text::style::{HeightMode, TextBoxStyleBuilder, VerticalOverdraw};
 use embedded_text::TextBox;
 use std::convert::Infallible;
 
@@ -40,15 +40,10 @@ fn draw(view: &View, frame: &mut Frame) -> Result<(), Infallible> {
     )
     .draw(frame)?;
 
-    let body = body_of(view);
     let text = view.paragraphs.join("\n");
-    TextBox::with_textbox_style(
-        &text,
-        body,
-        MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
-        TextBoxStyleBuilder::new().paragraph_spacing(2).build(),
-    )
-    .draw(frame)?;
+    // Lines that would not fit whole are left off, as the builder does by default.
+    let clipped = HeightMode::Exact(VerticalOverdraw::FullRowsOnly);
+    paragraphs(&text, body_of(view), clipped).draw(frame)?;
 
     if let Some(board) = &view.board {
         let origin = Point::new(width as i32 - 3 * SQUARE - 3, TITLE_HEIGHT as i32 + 6);
@@ -73,25 +68,34 @@ fn body_of(view: &View) -> Rectangle {
     )
 }
 
+/// `text` wrapped into `bounds` in the body's font, a little space between paragraphs.
+fn paragraphs(
+    text: &str,
+    bounds: Rectangle,
+    height_mode: HeightMode,
+) -> TextBox<'_, MonoTextStyle<'static, BinaryColor>> {
+    TextBox::with_textbox_style(
+        text,
+        bounds,
+        MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
+        TextBoxStyleBuilder::new()
+            .paragraph_spacing(2)
+            .height_mode(height_mode)
+            .build(),
+    )
+}
+
 /// The height `view`'s paragraphs take wrapped to the body's width, in pixels: more than the
 /// body's height, and the last lines are cut off the LCD.
 #[cfg(test)]
 fn text_height(view: &View) -> u32 {
-    use embedded_text::style::HeightMode;
     let width = body_of(view).size.width;
     let text = view.paragraphs.join("\n");
-    TextBox::with_textbox_style(
-        &text,
-        Rectangle::new(Point::zero(), Size::new(width, 0)),
-        MonoTextStyle::new(&FONT_6X10, BinaryColor::On),
-        TextBoxStyleBuilder::new()
-            .paragraph_spacing(2)
-            .height_mode(HeightMode::FitToText)
-            .build(),
-    )
-    .bounding_box()
-    .size
-    .height
+    let unbounded = Rectangle::new(Point::zero(), Size::new(width, 0));
+    paragraphs(&text, unbounded, HeightMode::FitToText)
+        .bounding_box()
+        .size
+        .height
 }
 
 fn draw_board(

@@ -128,6 +128,17 @@ impl Rig {
         )
     }
 
+    /// Another scripted person at this rig's robot, choosing by `strategy` from a random
+    /// stream of its own.
+    pub fn scripted(&self, strategy: Strategy, seed: u64) -> ScriptedHuman {
+        ScriptedHuman::new(
+            self.sim.clone(),
+            self.config.board.clone(),
+            strategy,
+            ChaCha8Rng::seed_from_u64(seed),
+        )
+    }
+
     /// The program on this rig's robot with someone other than the rig's scripted human,
     /// obeying `stop`: no battery, and only the screens kept (no LCD, lights or speaker unless
     /// the test adds them to its panel).

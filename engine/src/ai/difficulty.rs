@@ -103,20 +103,14 @@ impl Difficulty {
     /// assert!(Difficulty::parse("120%").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<Difficulty, DifficultyError> {
-        match text.trim().strip_suffix('%') {
-            Some(number) => number
-                .trim()
-                .parse::<u32>()
-                .map_err(|_| DifficultyError {
-                    name: text.to_string(),
-                })
-                .and_then(|percent| {
-                    Difficulty::best_moves_percent(percent).map_err(|_| DifficultyError {
-                        name: text.to_string(),
-                    })
-                }),
-            None => Difficulty::named(text),
-        }
+        let Some(number) = text.trim().strip_suffix('%') else {
+            return Difficulty::named(text);
+        };
+        let unknown = || DifficultyError {
+            name: text.to_string(),
+        };
+        let percent = number.trim().parse::<u32>().map_err(|_| unknown())?;
+        Difficulty::best_moves_percent(percent).map_err(|_| unknown())
     }
 
     /// A level of one's own, as a robot config names the menu's levels.
