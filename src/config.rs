@@ -2,8 +2,11 @@
 //!
 //! One JSON schema, every field defaulted, so a file needs to hold only what differs from the
 //! robot in the original report (`ev3-tictactoe config` prints the whole default file, ready to
-//! edit). All lengths are in encoder degrees of the motor that makes them, because that is what
-//! the robot measures: nothing here pretends to know millimetres.
+//! edit). Positions and moves are in encoder degrees of the motor that makes them, because that
+//! is what the robot measures; each axis also says how many millimetres a degree moves it
+//! (`mm_per_deg`), and what is physical by nature (the sensor's spot, the pen's line) is given in
+//! millimetres, so the robot knows every length it senses in both units (see
+//! [`crate::physical`]).
 //!
 //! Coordinates: the columns axis carries the arm across the paper, the rows axis moves the arm
 //! along its length. Each axis's zero is where homing leaves it, a little way off its end stop,
@@ -84,6 +87,10 @@ pub struct AxisConfig {
     /// Usable travel from the homed zero, in degrees; moves beyond it are refused (default: 520
     /// for columns, 340 for rows).
     pub travel_deg: i32,
+    /// How far the axis moves per degree of its motor, in mm (default: 0.2133, a 24-tooth gear
+    /// on a LEGO rack: 24 teeth of 3.2 mm a turn). `calibrate --grid-mm` measures it from the
+    /// grid the robot drew.
+    pub mm_per_deg: f64,
     /// Speed for moves with the pen up, in deg/s (default: 600).
     pub speed_deg_per_s: u32,
     /// Speed while drawing, in deg/s: slower, so the ink takes (default: 400).
@@ -137,6 +144,8 @@ pub struct PenConfig {
     pub speed_deg_per_s: u32,
     /// Time for the ink to take after the pen lands, before it moves (default: 50 ms).
     pub settle_ms: u64,
+    /// The width of the pen's line on the paper, in mm (default: 1.0, a fine-point marker).
+    pub line_mm: f64,
     /// Going down, the pen may meet the paper (and stop) up to this many degrees above
     /// `down_deg`: that is touching down, not a jam. Stopping higher up is an error. The
     /// height the pen meets the paper at depends on the paper's thickness and the pen's length,
@@ -212,17 +221,16 @@ pub struct SensingConfig {
     /// To put the sensor over a point, the pen goes to the point plus this offset, in degrees
     /// (default: columns 170, rows 0).
     pub sensor_offset_deg: AxisPoint,
-    /// The length of the sweep across each square, centred on it, along the columns axis
-    /// (default: 70). It keeps the spot clear of the grid lines at the square's edges: half a
-    /// 100-degree square less 35 leaves 15 degrees for the spot's radius (5), half the robot's
-    /// line (3) and the gears' play and homing error (up to 3), with room to spare.
-    pub sweep_deg: i32,
     /// Sweep speed, in deg/s of the columns axis: the most a sweep that reads marks may run;
-    /// it runs slower when the readings come too slowly to be half of `spot_deg` apart
+    /// it runs slower when the readings come too slowly to be half of the spot apart
     /// (default: 400).
     pub sweep_speed_deg_per_s: u32,
-    /// The diameter of the colour sensor's spot on the paper, in degrees (default: 10).
-    pub spot_deg: u32,
+    /// The diameter of the patch of paper the colour sensor averages over, in mm: 6 with the
+    /// sensor nearly touching the paper, about 12 a centimetre above it (default: 12.0; see
+    /// `docs/sensor.md`). It sets how much of each square can be read clear of the grid lines
+    /// (the sweep's window and the second look's lines, see [`crate::physical`]) and how far
+    /// apart the readings may fall.
+    pub spot_mm: f64,
     /// Time between two samples while sweeping, in ms (default: 10, as often as ev3dev polls a
     /// UART sensor).
     pub sample_ms: u64,
@@ -233,9 +241,6 @@ pub struct SensingConfig {
     /// A dip at least this many percent darker, and 4.5 times its noise, is a faint mark if it
     /// shows on two lines, and a reason to look again if on one (default: 6).
     pub faint_contrast_percent: u8,
-    /// The second look at a square runs along two lines this far either side of its centre
-    /// line, in degrees of the rows axis (default: 25, a quarter of a square).
-    pub second_look_offset_deg: i32,
     /// Consecutive samples averaged into one stretch, so one noisy sample is not a mark
     /// (default: 2).
     pub samples_per_stretch: usize,
@@ -300,6 +305,25 @@ impl RobotConfig {
         }
     }
 
+    /// How many millimetres a degree of each gantry axis moves it.
+    pub fn scale(&self) -> crate::physical::Scale {
+        crate::physical::Scale {
+            columns_mm_per_deg: self.columns.mm_per_deg,
+            rows_mm_per_deg: self.rows.mm_per_deg,
+        }
+    }
+
+    /// Where in each square the sensor reads, clear of the grid lines (see
+    /// [`crate::physical::ReadingGeometry`]).
+    pub fn reading_geometry(&self) -> crate::physical::ReadingGeometry {
+        crate::physical::ReadingGeometry::new(
+            self.scale(),
+            self.sensing.spot_mm,
+            self.pen.line_mm,
+            self.board.square_deg,
+        )
+    }
+
     /// How far `axis` may move from its homed zero.
     pub fn travel_deg(&self, axis: Axis) -> i32 {
         match axis {
@@ -345,6 +369,8 @@ impl Default for AxisConfig {
             kind: MotorKind::Large,
             polarity: Polarity::Normal,
             travel_deg: 340,
+            // physical::rack_mm_per_deg(24), to four places, so it prints and reads back exactly.
+            mm_per_deg: 0.2133,
             speed_deg_per_s: 600,
             draw_speed_deg_per_s: 400,
             homing: HomingConfig::default(),
@@ -376,6 +402,7 @@ impl Default for PenConfig {
             travel_deg: 50,
             speed_deg_per_s: 600,
             settle_ms: 50,
+            line_mm: 1.0,
             contact_band_deg: 8,
             homing: HomingConfig {
                 duty_percent: 30,
@@ -429,13 +456,11 @@ impl Default for SensingConfig {
         SensingConfig {
             colour_port: "in1".into(),
             sensor_offset_deg: AxisPoint::new(170, 0),
-            sweep_deg: 70,
             sweep_speed_deg_per_s: 400,
-            spot_deg: 10,
+            spot_mm: 12.0,
             sample_ms: 10,
             mark_contrast_percent: 15,
             faint_contrast_percent: 6,
-            second_look_offset_deg: 25,
             samples_per_stretch: 2,
             min_blank_percent: 20,
         }
@@ -817,22 +842,43 @@ impl RobotConfig {
         self.check_every_square_is_reachable()?;
         let sensing = &self.sensing;
         check(
-            sensing.sweep_deg > 0 && sensing.sweep_deg < board.square_deg,
-            "sensing.sweep_deg",
-            format!(
-                "is {}; it must be above 0 and shorter than a square ({})",
-                sensing.sweep_deg, board.square_deg
-            ),
+            (0.1..=5.0).contains(&pen.line_mm),
+            "pen.line_mm",
+            format!("is {}; it must be from 0.1 to 5", pen.line_mm),
         )?;
+        check(
+            (2.0..=30.0).contains(&sensing.spot_mm),
+            "sensing.spot_mm",
+            format!("is {}; it must be from 2 to 30", sensing.spot_mm),
+        )?;
+        if let Err(small) = crate::physical::ReadingGeometry::fits(
+            self.scale(),
+            sensing.spot_mm,
+            pen.line_mm,
+            board.square_deg,
+        ) {
+            let scale = self.scale();
+            return Err((
+                "board.square_deg".into(),
+                format!(
+                    "is {} ({}), too small to read with the sensor's {} mm spot: to read a \
+                     square clear of its grid lines, squares must be at least {} deg ({:.0} mm), \
+                     or the sensor mounted lower (sensing.spot_mm)",
+                    board.square_deg,
+                    crate::physical::both(
+                        scale.columns_mm(f64::from(board.square_deg)),
+                        f64::from(board.square_deg)
+                    ),
+                    sensing.spot_mm,
+                    small.needed_deg,
+                    small.needed_mm
+                ),
+            ));
+        }
         check_speed(
             "sensing.sweep_speed_deg_per_s",
             sensing.sweep_speed_deg_per_s,
             self.columns.kind,
-        )?;
-        check(
-            (2..=50).contains(&sensing.spot_deg),
-            "sensing.spot_deg",
-            format!("is {}; it must be from 2 to 50", sensing.spot_deg),
         )?;
         check(
             (1..=1000).contains(&sensing.sample_ms),
@@ -853,16 +899,6 @@ impl RobotConfig {
             format!(
                 "is {}; it must be from 1 to sensing.mark_contrast_percent ({})",
                 sensing.faint_contrast_percent, sensing.mark_contrast_percent
-            ),
-        )?;
-        // The spot (about 10 degrees) must stay clear of the grid lines on the second look.
-        let most = board.square_deg / 2 - 10;
-        check(
-            (1..=most).contains(&sensing.second_look_offset_deg),
-            "sensing.second_look_offset_deg",
-            format!(
-                "is {}; it must be from 1 to {most} (half a square less 10 degrees)",
-                sensing.second_look_offset_deg
             ),
         )?;
         check(
@@ -928,6 +964,12 @@ impl AxisConfig {
             (20..=10_000).contains(&self.travel_deg),
             &format!("{axis}.travel_deg"),
             format!("is {}; it must be from 20 to 10000", self.travel_deg),
+        )?;
+        // From an 8-tooth gear on a rack (0.07 mm) to a wheel on a belt, with room both ways.
+        check(
+            (0.01..=2.0).contains(&self.mm_per_deg),
+            &format!("{axis}.mm_per_deg"),
+            format!("is {}; it must be from 0.01 to 2", self.mm_per_deg),
         )?;
         check_speed(
             &format!("{axis}.speed_deg_per_s"),
@@ -1084,7 +1126,7 @@ mod tests {
         // 75-degree squares fit the sheet, but the sensor rides 170 degrees beside the pen:
         // over the last column it needs 20 + 300 + 170 + 15 (approach) = 505.
         let text = r#"{"board": {"size": 4, "square_deg": 75, "mark_size_deg": 45,
-            "win_line_overhang_deg": 20}, "sensing": {"sweep_deg": 50},
+            "win_line_overhang_deg": 20}, "sensing": {"spot_mm": 8},
             "columns": {"travel_deg": 480}}"#;
         assert_eq!(
             refusal(text),

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod hw;
 pub mod motion;
+pub mod physical;
 pub mod scoreboard;
 pub mod strict_json;
 pub mod ui;

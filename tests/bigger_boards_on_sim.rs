@@ -21,7 +21,7 @@ fn four_by_four(k: usize) -> RobotConfig {
     config.board.square_deg = 75;
     config.board.mark_size_deg = 45;
     config.board.win_line_overhang_deg = 20;
-    config.sensing.sweep_deg = 50;
+    config.sensing.spot_mm = 8.0;
     config
 }
 

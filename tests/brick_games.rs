@@ -1,7 +1,11 @@
-//! The real program (`play`, the binary that ships) on the emulated brick with the simulated
-//! robot behind its files, in real time: driven by button presses on the brick's input device
-//! and by a person who draws on the virtual sheet and presses the touch sensor, as someone at a
-//! real brick would. And what it does when a cable comes out at each phase of a game.
+//! The real-time brick suite: the real program (`play`, the binary that ships) on the emulated
+//! brick with the simulated robot behind its files, in real time, driven by button presses on
+//! the brick's input device and by a person who draws on the virtual sheet and presses the touch
+//! sensor, as someone at a real brick would; and what it does when a cable comes out or a signal
+//! comes at each phase of a game.
+//!
+//! Its runs take minutes of wall-clock time, so `cargo test` leaves them out (they are ignored
+//! tests) and CI runs them on every change: `cargo test --test brick_games -- --ignored`.
 
 mod emulated_brick;
 mod skipping;
@@ -183,6 +187,7 @@ fn moving_brick() -> Mounted {
 const SCREEN: Duration = Duration::from_secs(60);
 
 #[test]
+#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
 fn the_menu_driven_by_the_brick_buttons_plays_a_whole_game_and_exits() {
     require_fuse!();
     let brick = moving_brick();
@@ -270,6 +275,7 @@ impl Phase {
 }
 
 #[test]
+#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
 fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped() {
     require_fuse!();
     let devices = [
@@ -324,6 +330,7 @@ fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped()
 }
 
 #[test]
+#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
 fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up() {
     require_fuse!();
     // Each signal at each phase of the robot's work, and while it waits for the person.
@@ -375,6 +382,7 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
 }
 
 #[test]
+#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
 fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up() {
     require_fuse!();
     for (step, (signal, number)) in [
@@ -429,6 +437,7 @@ fn play_to_the_end(brick: &Mounted, run: &mut Run) -> String {
 }
 
 #[test]
+#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
 fn a_game_killed_mid_play_is_taken_up_again_by_the_next_play_and_finished() {
     require_fuse!();
     // Killed (SIGKILL: no handler, the sentinel stops the motors) while reading the person's

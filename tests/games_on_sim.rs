@@ -303,7 +303,8 @@ impl ev3_tictactoe::app::Person for DryPenHuman {
 }
 
 #[test]
-fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_and_says_so() {
+fn a_mark_of_the_robots_that_does_not_show_is_looked_at_closely_drawn_again_then_said_and_the_game_goes_on(
+) {
     let rig = Rig::new(Strategy::Perfect, 18);
     let sim = rig.sim.clone();
     let mut human = DryPenHuman {
@@ -319,14 +320,19 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
     program.panel.lights = Some(Box::new(sim.lights()));
     let ending = program.run_games(&Difficulty::hard(), FirstMove::Human, 1);
     drop(program);
-    let Ending::Failed(error) = ending else {
-        panic!("a dry pen mid-game ended the run {ending:?}")
-    };
-    let message = format!("{error:#}");
+    assert_done(&ending);
+    // A doubt, not a failure: the grid showed the pen inking, so the robot says what it
+    // measured and plays on.
+    let notes = rig.screens.1.lock().unwrap().clone();
+    let doubt = notes
+        .iter()
+        .find(|n| n.starts_with("I cannot see my O at square "))
+        .unwrap_or_else(|| panic!("no word of the unseen O: {notes:?}"));
     assert!(
-        message.starts_with("my O at square ")
-            && message.contains("does not show on the paper although I drew it twice"),
-        "{message}"
+        doubt.contains("although I drew it twice (")
+            && doubt.contains("readings where it should cover up to")
+            && doubt.contains("The grid showed that my pen inks, so I play on"),
+        "{doubt}"
     );
     // It was drawn twice: the same O's strokes are on the sheet two times over.
     let robot_strokes = sim
@@ -340,7 +346,10 @@ fn a_mark_of_the_robots_that_does_not_show_is_drawn_again_then_the_robot_stops_a
         "grid, the first O, the dry O twice: {robot_strokes}"
     );
     rig.assert_safe();
-    assert!(!rig.scores.path().exists(), "nothing recorded");
+    assert!(
+        rig.scores.path().exists(),
+        "the game went on to its end and was recorded"
+    );
 }
 
 #[test]
@@ -857,7 +866,11 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
         "found before the grid, and again after the same sheet"
     );
     for ask in &asks {
-        assert!(ask.paragraphs[0].starts_with("I see marks at "), "{ask:?}");
+        assert!(
+            ask.paragraphs[0].starts_with("I see marks at ")
+                || ask.paragraphs[0] == "I see a grid already drawn on it.",
+            "{ask:?}"
+        );
     }
     assert_eq!(games.len(), 1);
     assert_ne!(games[0].result, GameResult::Abandoned, "not voided");

@@ -1,101 +1,117 @@
-//! The robot sees what people draw, in every square, and nothing else: each kind of hand mark
-//! under a spread of worlds (pen widths, sensor noise, reading rates), on the simulator. The
-//! whole matrix is also printed by `ev3-tictactoe bench`.
+//! The robot sees what people draw, in every square, and nothing else, with its own X and O in
+//! the squares beside: each kind of hand mark under the physical ranges of `docs/sensor.md`
+//! (the sensor's footprint from 6 to 12 mm, pens from fine-liner to broad marker and pencil,
+//! noise, read periods). A mark the sensor cannot see at all (measured with the noiseless
+//! sensor along the lines the robot reads: see `ev3_tictactoe::bench::reading`) is counted
+//! apart, and must still not be invented elsewhere.
 //!
-//! Where the design stops holding, measured: a pencil line a quarter of the spot wide darkens
-//! the spot by about 8 % at most. Under 2 % noise the slow, dense look sees it (1 square missed
-//! in 324 over twelve seeds, and that person is asked to press again); under 4 % noise it is
-//! within two standard deviations of a reading, about one in four is missed, and the faint
-//! threshold cannot come lower without taking noise for marks. The bench's table shows how
-//! many. Everything else is asserted, every square, every condition.
+//! What is asserted: no square is ever taken for a mark that is not there (a void game is
+//! worse than "I see no new mark", after which the person presses again), and under noise of
+//! 2 % or less every mark clearly within reach is seen. Under 4 % noise the faint marks near
+//! the floors (a ballpoint's X under a 12 mm spot, a marker's small O off centre) are sometimes
+//! missed: the bench counts them, and the README gives the figures.
+//!
+//! `cargo test` runs the corners of the matrix; the whole matrix is an ignored test that CI
+//! runs (`cargo test --release --test reading_marks -- --ignored`), and `ev3-tictactoe bench`
+//! prints it as a table with the read times.
 
-use ev3_tictactoe::bench::reading::{all_conditions, read_everywhere, Condition, Drawn};
+use ev3_tictactoe::bench::reading::{
+    all_conditions, drawing_name, read_everywhere, Condition, Row, DRAWINGS, PENS,
+};
 use ev3_tictactoe::hw::sim::human::HandMark;
 
-/// The corner of the matrix where the design does not hold: a pencil line a quarter of the
-/// spot wide under 4 % noise (see the module doc).
-fn beyond_the_sensor(drawn: Drawn, condition: &Condition) -> bool {
-    drawn == Drawn::Faint && condition.pen_width_deg < 5.0 && condition.noise_percent > 3.0
+/// The rows that took a square for a mark where there was none, or (with `misses`) missed a
+/// mark clearly within the sensor's reach, with what the robot measured.
+fn failures(rows: &[Row], misses: bool) -> Vec<String> {
+    rows.iter()
+        .filter(|row| (misses && !row.missed.is_empty()) || !row.false_marks.is_empty())
+        .map(|row| {
+            format!(
+                "{} with {} under a {} mm spot, noise {} %, every {} ms: missed {:?}, taken for \
+                 a mark {:?}\n{}",
+                drawing_name(row.drawn),
+                row.condition.pen.name,
+                row.condition.spot_mm,
+                row.condition.noise_percent,
+                row.condition.sample_ms,
+                row.missed,
+                row.false_marks,
+                row.evidence.join("\n")
+            )
+        })
+        .collect()
+}
+
+fn read_all(conditions: &[Condition]) -> Vec<Row> {
+    conditions
+        .iter()
+        .flat_map(|&condition| {
+            DRAWINGS
+                .iter()
+                .map(move |&drawn| read_everywhere(drawn, condition, 7).unwrap())
+        })
+        .collect()
 }
 
 #[test]
-fn every_kind_of_mark_is_seen_in_every_square_and_nowhere_else() {
-    let mut failures = Vec::new();
-    for condition in all_conditions() {
-        for drawn in Drawn::MARKS {
-            if beyond_the_sensor(drawn, &condition) {
-                continue;
-            }
-            let row = read_everywhere(drawn, condition, 7).unwrap();
-            if !row.missed.is_empty() || !row.false_marks.is_empty() {
-                failures.push(format!(
-                    "{} with {condition:?}: missed {:?}, false {:?}",
-                    drawn.name(),
-                    row.missed,
-                    row.false_marks
-                ));
+fn at_the_corners_of_the_physical_ranges_nothing_is_invented_and_what_the_sensor_can_see_is_seen() {
+    // The smallest and the largest footprint, the finest pen and a marker, noise of 2 and 4 %,
+    // a sensor at ev3dev's pace and a slow one.
+    let mut corners = Vec::new();
+    for spot_mm in [6.0, 12.0] {
+        for pen in [PENS[0], PENS[2]] {
+            for noise_percent in [2.0, 4.0] {
+                for sample_ms in [10, 20] {
+                    corners.push(Condition {
+                        pen,
+                        spot_mm,
+                        noise_percent,
+                        sample_ms,
+                    });
+                }
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let rows = read_all(&corners);
+    let invented = failures(&rows, false);
+    assert!(invented.is_empty(), "{}", invented.join("\n"));
+    let quiet: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.condition.noise_percent <= 2.0)
+        .cloned()
+        .collect();
+    let missed = failures(&quiet, true);
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    // A marker's X and O are within reach of every footprint; a fine-liner's X under a 12 mm
+    // spot is beyond it.
+    let all_seen = |pen: &str, spot: f64, drawn: HandMark| {
+        rows.iter()
+            .filter(|r| r.condition.pen.name == pen && r.condition.spot_mm == spot)
+            .filter(|r| r.drawn == drawn)
+            .all(|r| r.seen == 9)
+    };
+    assert!(all_seen(PENS[2].name, 12.0, HandMark::Cross));
+    assert!(all_seen(PENS[2].name, 12.0, HandMark::Ring));
+    assert!(all_seen(PENS[2].name, 6.0, HandMark::Ring));
+    assert!(rows
+        .iter()
+        .filter(|r| r.condition.pen == PENS[0] && r.condition.spot_mm == 12.0)
+        .filter(|r| r.drawn == HandMark::Cross)
+        .all(|r| r.beyond.len() == 9));
 }
 
 #[test]
-fn a_dot_or_smudge_is_not_a_mark() {
-    // A fine-liner's dot, 1.5 degrees across. (A dot of a wider pen is a blot as wide as the
-    // pen, which counts as a mark from about 4 degrees: see motion::sensing.)
-    for condition in all_conditions() {
-        let condition = Condition {
-            pen_width_deg: 1.5,
-            ..condition
-        };
-        let row = read_everywhere(Drawn::Mark(HandMark::Dot), condition, 7).unwrap();
-        assert!(
-            row.false_marks.is_empty(),
-            "{condition:?}: {:?}",
-            row.false_marks
-        );
-    }
-}
-
-#[test]
-fn the_robots_own_marks_next_door_are_not_taken_for_a_new_mark() {
-    use ev3_tictactoe::config::RobotConfig;
-    use ev3_tictactoe::game::{Cell, Mark};
-    use ev3_tictactoe::hw::sim::human;
-    use ev3_tictactoe::hw::sim::{PaperLook, SimBody, SimRobot, SimSettings};
-    use ev3_tictactoe::motion::sensing::NewMarks;
-    use ev3_tictactoe::motion::{plan, Gantry};
-    let config = RobotConfig::default();
-    let sim = SimRobot::new(
-        &SimBody::as_configured(&config),
-        &SimSettings {
-            look: PaperLook {
-                human_pen_width_deg: 2.5,
-                ..PaperLook::default()
-            },
-            sensor_noise_percent: 3.0,
-            ..SimSettings::default()
-        },
-    );
-    let mut gantry = Gantry::new(sim.robot(), config.clone());
-    gantry.home().unwrap();
-    gantry.draw(&plan::grid(&config.board)).unwrap();
-    let blank = gantry.take_blank_readings().unwrap();
-    let empty = Cell { row: 1, col: 1 };
-    for index in (0..9).filter(|&i| i != 4) {
-        let cell = Cell::from_index(index, 3);
-        let mark = if index % 2 == 0 { Mark::X } else { Mark::O };
-        gantry.draw(&plan::mark(&config.board, cell, mark)).unwrap();
-    }
-    let (seen, readings) = gantry.read_new_marks(&blank, &[empty]).unwrap();
-    assert_eq!(seen, NewMarks::None, "{readings:#?}");
-    human::draw(
-        sim.world().paper_mut(),
-        &config.board,
-        empty,
-        HandMark::Cross,
-    );
-    let (seen, readings) = gantry.read_new_marks(&blank, &[empty]).unwrap();
-    assert_eq!(seen, NewMarks::One(empty), "{readings:#?}");
+#[ignore = "the whole detection matrix (about two minutes in release): cargo test --release --test reading_marks -- --ignored"]
+fn across_the_whole_matrix_nothing_is_invented_and_under_2_percent_noise_nothing_within_reach_is_missed(
+) {
+    let rows = read_all(&all_conditions());
+    let invented = failures(&rows, false);
+    assert!(invented.is_empty(), "{}", invented.join("\n"));
+    let quiet: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.condition.noise_percent <= 2.0)
+        .cloned()
+        .collect();
+    let missed = failures(&quiet, true);
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
 }

@@ -6,7 +6,7 @@ use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Mark, Rules, Status};
-use crate::motion::gantry::BlankPaper;
+use crate::motion::gantry::{BlankPaper, OwnMarkCheck};
 use crate::motion::plan;
 use crate::motion::sensing::NewMarks;
 use crate::scoreboard::{GameResult, Recorded};
@@ -86,13 +86,11 @@ impl Players {
     }
 }
 
-/// One of the robot's marks, until a reading of the board has seen it on the paper.
+/// One of the robot's marks, until the next reading of the board has looked for it.
 #[derive(Debug, Clone, Copy)]
 struct Unconfirmed {
     cell: Cell,
     mark: Mark,
-    /// Drawn a second time after a reading did not see it.
-    redrawn: bool,
 }
 
 /// How the turns ended.
@@ -299,13 +297,21 @@ impl Program<'_> {
                 "Checking the sheet",
                 &[level, "Is it blank? Hands off the paper."],
             ));
-            let used = self.gantry.used_squares()?;
-            if used.is_empty() {
+            let used = self.gantry.used_sheet()?;
+            if !used.is_used() {
                 return Ok(());
             }
-            log::info!("the sheet is not blank: marks at {}", self.list(&used));
+            let seen = match (used.marked.is_empty(), &used.grid) {
+                (false, None) => format!("I see marks at {}.", self.list(&used.marked)),
+                (false, Some(_)) => format!(
+                    "I see marks at {}, and a grid already drawn.",
+                    self.list(&used.marked)
+                ),
+                (true, _) => "I see a grid already drawn on it.".to_string(),
+            };
+            log::info!("the sheet is not blank: {seen} ({used:?})");
             self.gantry.park()?;
-            self.ask_for_a_fresh_sheet(&format!("I see marks at {}.", self.list(&used)))?;
+            self.ask_for_a_fresh_sheet(&seen)?;
         }
     }
 
@@ -379,11 +385,7 @@ impl Program<'_> {
                     *board = board.play(cell).context("the robot's move")?;
                     journal.moves.push(cell);
                     self.keep_journal(journal);
-                    unconfirmed.push(Unconfirmed {
-                        cell,
-                        mark,
-                        redrawn: false,
-                    });
+                    unconfirmed.push(Unconfirmed { cell, mark });
                 }
                 _ => {
                     let asked = players.ask_for(mark);
@@ -421,8 +423,8 @@ impl Program<'_> {
                 .show(View::new("Reading the board", &["Hands off the paper."]).with_board(board));
             let empty: Vec<Cell> = board.empty_cells().collect();
             let began = self.gantry.clock().now();
-            let own: Vec<Cell> = unconfirmed.iter().map(|u| u.cell).collect();
-            let (marks, readings, own_missing) = self.gantry.read_board(blank, &empty, &own)?;
+            let own: Vec<(Cell, Mark)> = unconfirmed.iter().map(|u| (u.cell, u.mark)).collect();
+            let (marks, readings, own_checks) = self.gantry.read_board(blank, &empty, &own)?;
             for r in &readings {
                 log::info!("read {}: {}", self.gantry.square_name(r.cell), r.describe());
             }
@@ -436,7 +438,8 @@ impl Program<'_> {
                     NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
                 }
             );
-            self.confirm_own_marks(unconfirmed, &own_missing)?;
+            self.confirm_own_marks(blank, &own_checks)?;
+            unconfirmed.clear();
             self.gantry.park()?;
             match marks {
                 NewMarks::One(cell) => {
@@ -460,34 +463,68 @@ impl Program<'_> {
         }
     }
 
-    /// Checks the robot's unconfirmed marks against what the reading saw. Seen: confirmed.
-    /// Not seen: the pen skipped or ran dry, so it is drawn once more and checked again at the
-    /// next reading; not seen after that either, the robot stops and says so, since a game
-    /// whose marks are not on the paper cannot be read.
-    fn confirm_own_marks(
-        &mut self,
-        unconfirmed: &mut Vec<Unconfirmed>,
-        missing: &[Cell],
-    ) -> Flow<()> {
-        unconfirmed.retain(|own| missing.contains(&own.cell));
-        if let Some(own) = unconfirmed.iter().find(|own| own.redrawn) {
-            return Err(Stop::Failed(anyhow::anyhow!(
-                "my {} at {} does not show on the paper although I drew it twice: check the pen \
-                 (is it dry?) and pen.down_deg",
-                own.mark,
-                self.gantry.square_name(own.cell)
-            )));
-        }
+    /// Looks for the robot's own marks in what the reading saw. One the look did not see gets
+    /// a closer look, fitted to its shape; one that look does not see either may not have
+    /// inked (a pen skipping or running dry), so it is drawn once more and looked at closely
+    /// again. One that still does not show is a doubt, not a failure: the grid's lines showed
+    /// that the pen inks, and the robot knows where its marks are, so it says what it measured
+    /// (the screen, the terminal and the log) and the game goes on.
+    fn confirm_own_marks(&mut self, blank: &BlankPaper, checks: &[OwnMarkCheck]) -> Flow<()> {
         let geometry = self.gantry.config().board.clone();
-        for own in unconfirmed.iter_mut() {
-            log::warn!(
-                "my {} at {} was not seen on the paper: drawing it again",
-                own.mark,
-                self.gantry.square_name(own.cell)
+        for check in checks {
+            let (mark, name) = (check.mark, self.gantry.square_name(check.cell));
+            let measured = |fit: Option<crate::motion::own_ink::OwnInkFit>| {
+                fit.map_or_else(
+                    || "no reading where its ink should be".into(),
+                    |f| f.describe(),
+                )
+            };
+            if check.seen {
+                log::info!(
+                    "my {mark} at {name} is on the paper: {}",
+                    measured(check.fit)
+                );
+                continue;
+            }
+            log::info!(
+                "my {mark} at {name} was not seen on the first look ({}): looking closer",
+                measured(check.fit)
             );
-            self.gantry
-                .draw(&plan::mark(&geometry, own.cell, own.mark))?;
-            own.redrawn = true;
+            let closer = self.gantry.look_closely_at_own(blank, check.cell, mark)?;
+            if closer.is_some_and(|f| f.seen()) {
+                log::info!("my {mark} at {name} is on the paper: {}", measured(closer));
+                continue;
+            }
+            log::warn!(
+                "my {mark} at {name} was not seen on a closer look either ({}): drawing it again",
+                measured(closer)
+            );
+            self.gantry.draw(&plan::mark(&geometry, check.cell, mark))?;
+            let after = self.gantry.look_closely_at_own(blank, check.cell, mark)?;
+            if after.is_some_and(|f| f.seen()) {
+                log::info!(
+                    "my {mark} at {name} is on the paper now: {}",
+                    measured(after)
+                );
+                continue;
+            }
+            let line = format!(
+                "I cannot see my {mark} at {name} although I drew it twice ({}). The grid showed \
+                 that my pen inks, so I play on: I know where my marks are. If the {mark} is not \
+                 on the paper, draw it in for me.",
+                measured(after)
+            );
+            log::warn!("{line}");
+            self.panel.note(&line);
+            self.panel.cue(Cue::Invalid);
+            self.panel.show(View::new(
+                format!("My {mark}?"),
+                &[&format!(
+                    "I cannot see my {mark} at {name}. I play on; if it is missing, draw it in \
+                     for me."
+                )],
+            ));
+            self.pause(self.settings.result_shown_for)?;
         }
         Ok(())
     }

@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 /// What the file says it is.
 const FORMAT: &str = "ev3-tictactoe game in progress";
 
+/// How many readings a journalled square's blank level is taken to rest on.
+const JOURNALLED_BLANK_READINGS: usize = 4;
+
 /// The level a game between two people is journalled at: no difficulty has a space in its name.
 pub const TWO_PEOPLE: &str = "two people";
 
@@ -51,7 +54,13 @@ impl GameJournal {
         let squares: Vec<BlankSquare> = self
             .blank
             .iter()
-            .map(|&(level, noise)| BlankSquare { level, noise })
+            // The journal keeps level and noise; the count behind them is taken as a first
+            // look's few, which only makes later comparisons with the level more careful.
+            .map(|&(level, noise)| BlankSquare {
+                level,
+                noise,
+                readings: JOURNALLED_BLANK_READINGS,
+            })
             .collect();
         let size = (1..=crate::game::MAX_SIZE).find(|n| n * n == squares.len())?;
         BlankPaper::new(size, squares)

@@ -6,7 +6,7 @@ use super::journal::{GameJournal, TWO_PEOPLE};
 use super::referee::RefereeReport;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
-use crate::game::{Board, Cell, Status};
+use crate::game::{Board, Cell, Mark, Status};
 use crate::motion::sensing::NewMarks;
 use crate::scoreboard::GameResult;
 use crate::ui::cues::{Activity, Cue};
@@ -131,7 +131,18 @@ impl Program<'_> {
             .blank()
             .expect("a loaded journal has its blank paper");
         let empty: Vec<Cell> = board.empty_cells().collect();
-        let (seen, readings, missing) = self.gantry.read_board(&blank, &empty, &journal.moves)?;
+        // Every mark on the sheet so far, whoever drew it: each must still be there.
+        let drawn: Vec<(Cell, Mark)> = journal
+            .moves
+            .iter()
+            .filter_map(|&cell| board.get(cell).map(|mark| (cell, mark)))
+            .collect();
+        let (seen, readings, checks) = self.gantry.read_board(&blank, &empty, &drawn)?;
+        let missing: Vec<Cell> = checks
+            .iter()
+            .filter(|check| !check.seen)
+            .map(|check| check.cell)
+            .collect();
         for reading in &readings {
             log::info!(
                 "read {}: {}",

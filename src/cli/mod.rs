@@ -95,6 +95,14 @@ pub struct RunFiles {
     pub log: LogOption,
 }
 
+/// A part of `bench`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchPart {
+    Motion,
+    Engine,
+    Reading,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play on the brick: the menu on the LCD and buttons, or one game with --difficulty
@@ -133,8 +141,14 @@ pub enum Command {
         #[command(flatten)]
         scores: ScoresOption,
     },
-    /// Time the robot's motions and the engine against the original robot's (about 10 s)
-    Bench,
+    /// Time the robot's motions and the engine against the original robot's, and read every
+    /// kind of mark across the sensor's physical ranges (a few minutes)
+    Bench {
+        /// Only this part: `motion` (the robot's turn and game against the original's),
+        /// `engine` (the search), or `reading` (the detection matrix) [default: all three]
+        #[arg(long, value_enum)]
+        only: Option<BenchPart>,
+    },
     /// Print the default robot config, ready to save as robot.json and edit
     Config,
     /// Home the robot, measure its travel, read the paper and a mark, and suggest thresholds
@@ -434,14 +448,21 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Console(args) => console::run(&args, &args.scores.file()),
         Command::Scores { json, scores } => scores::show(&scores.file(), json),
         Command::ResetScores { scores } => scores::reset(&scores.file()),
-        Command::Bench => {
+        Command::Bench { only } => {
             let mut out = std::io::stdout().lock();
-            let robot = crate::bench::robot::run()?.render();
-            std::io::Write::write_all(&mut out, format!("{robot}\n").as_bytes())?;
-            let engine = crate::bench::run().render();
-            std::io::Write::write_all(&mut out, engine.as_bytes())?;
-            let reading = crate::bench::reading::run_all()?;
-            std::io::Write::write_all(&mut out, format!("\n{reading}").as_bytes())?;
+            let wanted = |part| only.is_none_or(|only| only == part);
+            if wanted(BenchPart::Motion) {
+                let robot = crate::bench::robot::run()?.render();
+                std::io::Write::write_all(&mut out, format!("{robot}\n").as_bytes())?;
+            }
+            if wanted(BenchPart::Engine) {
+                let engine = crate::bench::run().render();
+                std::io::Write::write_all(&mut out, format!("{engine}\n").as_bytes())?;
+            }
+            if wanted(BenchPart::Reading) {
+                let reading = crate::bench::reading::run_all()?;
+                std::io::Write::write_all(&mut out, reading.as_bytes())?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Config => robot::print_defaults(),

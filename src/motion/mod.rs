@@ -10,6 +10,7 @@ pub mod calibrate;
 pub mod gantry;
 pub mod leg;
 pub mod original;
+pub mod own_ink;
 pub mod plan;
 pub mod safe_state;
 pub mod sensing;

@@ -115,11 +115,11 @@ pub struct Sweep {
     pub squares: Vec<(Cell, std::ops::RangeInclusive<i32>)>,
 }
 
-/// The stretch of a square's centre line that is read: centred, `sweep_deg` long, clear of the
-/// grid lines.
+/// The stretch of a square's centre line that is read: centred, and as long as the sensor's
+/// spot leaves it clear of the grid lines (see [`crate::physical::ReadingGeometry`]).
 pub fn reading_window(config: &RobotConfig, cell: Cell) -> std::ops::RangeInclusive<i32> {
     let centre = config.board.cell_centre(cell).columns;
-    let half = config.sensing.sweep_deg / 2;
+    let half = config.reading_geometry().window_half_deg;
     centre - half..=centre + half
 }
 
@@ -225,8 +225,8 @@ mod tests {
 
     #[test]
     fn sweeps_snake_through_only_the_rows_with_squares_to_read() {
-        let mut config = config();
-        config.sensing.sweep_deg = 80;
+        let config = config();
+        let half = config.reading_geometry().window_half_deg;
         let cells = [
             Cell { row: 0, col: 0 },
             Cell { row: 0, col: 2 },
@@ -241,7 +241,7 @@ mod tests {
                 plan[0].from_columns_deg,
                 plan[0].to_columns_deg
             ),
-            (70, 30, 310)
+            (70, 70 - half, 270 + half)
         );
         // The second sweep starts where the first ended and runs back.
         assert_eq!(
@@ -250,7 +250,7 @@ mod tests {
                 plan[1].from_columns_deg,
                 plan[1].to_columns_deg
             ),
-            (270, 310, 130)
+            (270, 270 + half, 170 - half)
         );
         let order: Vec<Cell> = plan
             .iter()

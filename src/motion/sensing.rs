@@ -22,10 +22,20 @@
 //! stays below them over the hundreds of stretches a board reading takes, while a slower,
 //! denser look makes a faint stroke stand further out of the noise.
 //!
+//! Why a third test, on the whole window: a real colour sensor averages a patch of paper 6 to
+//! 12 mm across (see `docs/sensor.md`), which on a 21 mm square is half a square or more. Then
+//! the spot sees much of the square from anywhere in the window, a stroke's dip is as wide as
+//! the window, and there is no paper beside it to compare it with. What is left is the
+//! square's own blank paper: the mean of the window's fresh readings, against the level read
+//! when the grid was drawn, in units of that mean's noise. An X under a wide spot darkens the
+//! whole window; noise alone cannot move a mean of a dozen fresh readings four and a half of
+//! its standard deviations.
+//!
 //! The smallest mark that counts, with the defaults (floors 15 % and 6 % of the paper's level,
-//! a 10-degree spot, lines 25 degrees apart): a dot of black ink about 4 degrees across under
-//! the spot (it covers 16 % of it: 14 % darker), or any stroke that crosses two of the lines at
-//! least 6 % darker than the paper. A smaller dot, or a smudge on one line only, is not a mark.
+//! a 12 mm spot): black ink that covers 17 % of the spot where the sensor reads (a blot 5 mm
+//! across, or two strokes of a 1 mm marker crossing it: 15 % darker), or any ink that darkens
+//! two of the lines by at least 6 % and four and a half standard deviations. A fine-liner's dot
+//! under that spot is not a mark, and cannot be: it darkens the spot by under 1 %.
 
 use crate::config::{AxisPoint, SensingConfig};
 use crate::game::Cell;
@@ -110,6 +120,9 @@ pub struct BlankSquare {
     /// deviation (one dark speck cannot move it), in percent; at least half a percent, the
     /// sensor's resolution.
     pub noise: f64,
+    /// How many readings the level is the median of: its own uncertainty, which every later
+    /// comparison with it carries.
+    pub readings: usize,
 }
 
 impl BlankSquare {
@@ -119,6 +132,7 @@ impl BlankSquare {
         Some(BlankSquare {
             level,
             noise: robust_spread(readings.iter().map(|&r| f64::from(r) - level)),
+            readings: readings.len(),
         })
     }
 
@@ -151,7 +165,12 @@ impl BlankSquare {
         Some(
             levels
                 .into_iter()
-                .map(|level| BlankSquare { level, noise })
+                .zip(squares)
+                .map(|(level, readings)| BlankSquare {
+                    level,
+                    noise,
+                    readings: readings.len(),
+                })
                 .collect(),
         )
     }
@@ -167,6 +186,12 @@ impl BlankSquare {
         let clear = (f64::from(settings.mark_contrast_percent) / 100.0).max(5.0 * reading_noise);
         let faint = f64::from(settings.faint_contrast_percent) / 100.0;
         (clear, faint.min(clear))
+    }
+
+    /// The variance of the level, as a share of one reading's: a median's variance is about
+    /// pi/2 times a mean's of as many readings.
+    pub fn level_variance_share(&self) -> f64 {
+        std::f64::consts::FRAC_PI_2 / self.readings.max(1) as f64
     }
 
     /// How much darker than this paper a reading of `percent` is, as a fraction of its level.
@@ -205,6 +230,12 @@ pub struct Look {
     /// in units of the noise it would show on blank paper: how unlikely noise alone is to
     /// make it.
     pub local_sigmas: f64,
+    /// The mean of every reading on the line against the square's blank level.
+    pub mean_depth: f64,
+    /// That mean depth in units of its noise (the fresh readings', and the blank level's).
+    /// Only on the line the blank paper was read along (the centre line): off it the paper
+    /// itself may be a few percent darker or lighter, and the mean says nothing (0).
+    pub mean_sigmas: f64,
     /// The mean distance between readings along the line, in degrees.
     pub spacing_deg: f64,
 }
@@ -216,13 +247,20 @@ pub struct Look {
 /// two lines.
 pub const FAINT_SIGMAS: f64 = 4.5;
 
+/// A whole line's mean must stand this many of its standard deviations below the square's
+/// blank level to count as a mark on its own. More than a faint dip needs: the blank level's
+/// error is the same on every look at the square, so two looks do not make two chances, and
+/// read at 20 ms under 4 % noise, levels off by 4 % came out 4.5 deviations on two lines.
+pub const MEAN_SIGMAS: f64 = 6.0;
+
 /// A dip this many of its noise's standard deviations out of the paper hints at a mark. Noise
 /// alone reaches it somewhere on a board now and then, so it only buys a closer look.
 pub const HINT_SIGMAS: f64 = 3.0;
 
 impl Look {
     /// The look of `samples` (one line over one square), read from a sensor that measures
-    /// every `read_period`; `None` without readings.
+    /// every `read_period` through a spot `spot_deg` across along the line; `None` without
+    /// readings.
     ///
     /// Two depths: against the square's blank level (a filled square reads dark all along, so
     /// only the blank level shows it), and against the paper on either side of each stretch
@@ -238,57 +276,73 @@ impl Look {
     /// paper's own uncertainty. Only fresh measurements count: a reading taken sooner
     /// than the sensor's period after the last repeats it. So a slow, dense look at a doubtful
     /// square sees a faint stroke that one fast look could not tell from noise.
+    ///
+    /// And the mean of the whole line against the blank level, for a spot so wide that a
+    /// stroke's dip fills the window (see the module's docs). The blank level is a median of
+    /// about as many readings, so its own noise counts as well.
     pub fn of(
         blank: &BlankSquare,
         samples: &[Sample],
         settings: &SensingConfig,
         read_period: Duration,
+        spot_deg: f64,
+        on_blank_line: bool,
     ) -> Option<Look> {
         let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
         let darkest = darkest_stretch(&readings, settings.samples_per_stretch)?;
-        let paper_beside = |centre: i32| {
-            let around: Vec<u8> = samples
+        let beside = local_paper_deg(spot_deg);
+        // Too few readings beside a stretch make a paper level noisier than the stretch, and
+        // paper on one side only, a spot or two away, is the paper's slope, not its level: such
+        // a stretch has no paper beside it to be judged against.
+        let paper_beside = |centre: i32| -> Option<(f64, usize)> {
+            let around: Vec<&Sample> = samples
                 .iter()
-                .filter(|s| LOCAL_PAPER_DEG.contains(&(s.at.columns - centre).abs()))
-                .map(|s| s.percent)
+                .filter(|s| beside.contains(&(s.at.columns - centre).abs()))
                 .collect();
-            let paper = blank_level(&around).map_or(blank.level, f64::from);
-            (paper, around.len())
+            let before = around.iter().filter(|s| s.at.columns < centre).count();
+            let both_sides = before.min(around.len() - before) >= MIN_READINGS_BESIDE / 2;
+            let percents: Vec<u8> = around.iter().map(|s| s.percent).collect();
+            let paper = blank_level(&percents).filter(|_| both_sides)?;
+            Some((f64::from(paper), around.len()))
         };
         // The deepest few readings in a row against the paper beside them.
         let n = settings.samples_per_stretch.clamp(1, readings.len());
         let local_depth = samples
             .windows(n)
-            .map(|stretch| {
+            .filter_map(|stretch| {
                 let mean = stretch.iter().map(|s| f64::from(s.percent)).sum::<f64>() / n as f64;
-                let (paper, _) = paper_beside(stretch[n / 2].at.columns);
-                (paper - mean) / paper.max(1.0)
+                let (paper, _) = paper_beside(stretch[n / 2].at.columns)?;
+                Some((paper - mean) / paper.max(1.0))
             })
             .fold(0.0, f64::max);
         // The spot-wide stretch that stands furthest out of its noise.
-        let half_spot = (settings.spot_deg / 2) as i32;
+        let half_spot = (spot_deg / 2.0).round() as i32;
         let repeats = readings_per_measurement(samples, read_period);
         let fresh = |n: usize| (n as f64 / repeats).max(1.0);
         let reading_noise = blank.noise / blank.level.max(1.0);
         let local_sigmas = samples
             .iter()
             .map(|s| s.at.columns)
-            .map(|centre| {
+            .filter_map(|centre| {
                 let stretch: Vec<f64> = samples
                     .iter()
                     .filter(|s| (s.at.columns - centre).abs() <= half_spot)
                     .map(|s| f64::from(s.percent))
                     .collect();
                 let mean = stretch.iter().sum::<f64>() / stretch.len() as f64;
-                let (paper, beside) = paper_beside(centre);
+                let (paper, beside) = paper_beside(centre)?;
                 // A median's variance is about pi/2 times a mean's.
                 let noise = reading_noise
                     * (1.0 / fresh(stretch.len())
                         + std::f64::consts::FRAC_PI_2 / fresh(beside.max(1)))
                     .sqrt();
-                (paper - mean) / paper.max(1.0) / noise
+                Some((paper - mean) / paper.max(1.0) / noise)
             })
             .fold(0.0, f64::max);
+        let mean = readings.iter().map(|&r| f64::from(r)).sum::<f64>() / readings.len() as f64;
+        let mean_depth = blank.contrast(mean);
+        let mean_noise =
+            reading_noise * (1.0 / fresh(readings.len()) + blank.level_variance_share()).sqrt();
         let spacing_deg = match (samples.first(), samples.last()) {
             (Some(first), Some(last)) if samples.len() > 1 => {
                 f64::from((last.at.columns - first.at.columns).abs()) / (samples.len() - 1) as f64
@@ -301,6 +355,12 @@ impl Look {
             depth: blank.contrast(darkest),
             local_depth,
             local_sigmas,
+            mean_depth,
+            mean_sigmas: if on_blank_line {
+                mean_depth / mean_noise
+            } else {
+                0.0
+            },
             spacing_deg,
         })
     }
@@ -308,7 +368,7 @@ impl Look {
 
 /// How many readings in a row, on average, return the same measurement: the sensor's period
 /// over the time between readings, at least 1.
-fn readings_per_measurement(samples: &[Sample], read_period: Duration) -> f64 {
+pub(crate) fn readings_per_measurement(samples: &[Sample], read_period: Duration) -> f64 {
     match (samples.first(), samples.last()) {
         (Some(first), Some(last)) if samples.len() > 1 => {
             let between = (last.time - first.time).as_secs_f64() / (samples.len() - 1) as f64;
@@ -318,10 +378,20 @@ fn readings_per_measurement(samples: &[Sample], read_period: Duration) -> f64 {
     }
 }
 
-/// Where the paper beside a stretch is taken from, in degrees either side of its centre:
-/// beyond a spot (so a stroke's own dip, a spot plus the stroke wide, is not its own baseline)
-/// and within two (so the paper's drift over that span is small).
-pub const LOCAL_PAPER_DEG: RangeInclusive<i32> = 9..=20;
+/// Where the paper beside a stretch is taken from, in degrees either side of its centre, for a
+/// spot `spot_deg` across: beyond nine tenths of a spot (so a stroke's own dip, a spot plus the
+/// stroke wide, is not its own baseline) and within two (so the paper's drift over that span is
+/// small). Under a spot as wide as half the window there is no such paper in the window, and
+/// the blank level stands in for it.
+pub fn local_paper_deg(spot_deg: f64) -> RangeInclusive<i32> {
+    // (Fewer than [`MIN_READINGS_BESIDE`] readings there, and the blank level is used.)
+    (spot_deg * 0.9).round() as i32..=(spot_deg * 2.0).round() as i32
+}
+
+/// The fewest readings beside a stretch that make a paper level to compare it with, half on
+/// each side: with two or three, one noisy reading moves their median as far as a faint
+/// stroke would, and readings on one side only measure the paper's slope across the window.
+pub const MIN_READINGS_BESIDE: usize = 4;
 
 /// What the looks at a square add up to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,12 +403,17 @@ pub enum Evidence {
     Marked,
 }
 
-/// Judges a square from its looks: marked with a dip past the clear threshold on any line or
-/// a faint dip (past the faint floor and [`FAINT_SIGMAS`] of its noise) on two different
-/// lines; borderline with one faint dip.
+/// Judges a square from its looks: marked with a dip past the clear threshold on any line, a
+/// whole line darker than its paper by the faint floor and [`MEAN_SIGMAS`] of its noise (ink
+/// spread over the window, which a speck under the spot cannot make), or a faint dip (past the
+/// faint floor and [`FAINT_SIGMAS`]) on two different lines; borderline with a faint dip on
+/// one.
 pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
     let (clear, faint) = blank.thresholds(settings);
-    if looks.iter().any(|l| l.depth >= clear) {
+    if looks
+        .iter()
+        .any(|l| l.depth >= clear || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS))
+    {
         return Evidence::Marked;
     }
     let mut faint_lines: Vec<i32> = looks
@@ -372,7 +447,9 @@ impl SquareReading {
     /// Some look showed a dip [`HINT_SIGMAS`] out of its noise: too little to judge by, enough
     /// to be worth a closer look when the person says they have moved and nothing is seen.
     pub fn hinted(&self) -> bool {
-        self.looks.iter().any(|l| l.local_sigmas >= HINT_SIGMAS)
+        self.looks
+            .iter()
+            .any(|l| l.local_sigmas.max(l.mean_sigmas) >= HINT_SIGMAS)
     }
 
     /// The reading in words: "blank 70 %, noise 1.2 %; centre line 12 samples 4.0° apart: 38 %
@@ -384,13 +461,16 @@ impl SquareReading {
             .map(|l| {
                 format!(
                     "line at rows {} deg, {} samples {:.1} deg apart: {:.0}% darker ({:.0}% than \
-                     the paper beside it, {:.1} times its noise)",
+                     the paper beside it, {:.1} times its noise; all of it {:.0}% darker, {:.1} \
+                     times its noise)",
                     l.rows_deg,
                     l.samples,
                     l.spacing_deg,
                     l.depth * 100.0,
                     l.local_depth * 100.0,
-                    l.local_sigmas
+                    l.local_sigmas,
+                    l.mean_depth * 100.0,
+                    l.mean_sigmas
                 )
             })
             .collect();
@@ -433,6 +513,111 @@ impl NewMarks {
     }
 }
 
+/// Where a sweep crossed the grid's lines, against where they were drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridSighting {
+    /// How far the lines lie from where they were drawn, along the columns axis, in degrees
+    /// (positive: further from the axis's zero); the median over the crossings.
+    pub offset_deg: f64,
+    /// How much darker than the row's paper the lines read at their darkest, as a share of it;
+    /// the median over the crossings.
+    pub depth: f64,
+    /// Crossings that showed a line.
+    pub crossings: usize,
+    /// The largest difference between one crossing's offset and the median, in degrees.
+    pub spread_deg: f64,
+}
+
+/// Finds the grid lines drawn at columns `lines` in sweeps along rows (each sweep's readings
+/// in order), searching `search_deg` either side of each, with a spot `spot_deg` across.
+///
+/// Each crossing is the darkest point of the readings within a quarter spot of it, against
+/// the row's paper (its 75th percentile, which ink between the lines cannot pull down); a
+/// crossing counts when it is at least `least_depth` darker. `None` when fewer than two do.
+///
+/// A sweep sees a line a little late in the direction it runs (the gears' play, a reading's
+/// age), so the offset is the mean of the two directions' medians where the sweeps ran both
+/// ways, and the error cancels.
+pub fn find_grid_lines(
+    sweeps: &[&[Sample]],
+    lines: &[i32],
+    search_deg: i32,
+    spot_deg: f64,
+    least_depth: f64,
+) -> Option<GridSighting> {
+    let reach = (spot_deg / 4.0).max(3.0);
+    let mut found: Vec<(f64, f64, bool)> = Vec::new();
+    for samples in sweeps {
+        let forward = match (samples.first(), samples.last()) {
+            (Some(first), Some(last)) => last.at.columns >= first.at.columns,
+            _ => true,
+        };
+        let mut percents: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+        if percents.len() < 4 {
+            continue;
+        }
+        percents.sort_unstable();
+        let paper = f64::from(percents[percents.len() * 3 / 4]).max(1.0);
+        let (low, high) = samples.iter().fold((i32::MAX, i32::MIN), |(l, h), s| {
+            (l.min(s.at.columns), h.max(s.at.columns))
+        });
+        for &line in lines {
+            if line - search_deg < low || line + search_deg > high {
+                continue;
+            }
+            let best = (line - search_deg..=line + search_deg)
+                .filter_map(|at| {
+                    let near: Vec<f64> = samples
+                        .iter()
+                        .filter(|s| f64::from((s.at.columns - at).abs()) <= reach)
+                        .map(|s| f64::from(s.percent))
+                        .collect();
+                    (!near.is_empty()).then(|| {
+                        let mean = near.iter().sum::<f64>() / near.len() as f64;
+                        (at, (paper - mean) / paper)
+                    })
+                })
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((at, depth)) = best.filter(|&(_, depth)| depth >= least_depth) {
+                found.push((f64::from(at - line), depth, forward));
+            }
+        }
+    }
+    if found.len() < 2 {
+        return None;
+    }
+    let median = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let way = |forward: bool| -> Vec<f64> {
+        found
+            .iter()
+            .filter(|f| f.2 == forward)
+            .map(|f| f.0)
+            .collect()
+    };
+    let (ahead, back) = (way(true), way(false));
+    let centre = |values: &Vec<f64>| (!values.is_empty()).then(|| median(values.clone()));
+    let (ahead_at, back_at) = (centre(&ahead), centre(&back));
+    let offset_deg = match (ahead_at, back_at) {
+        (Some(a), Some(b)) => (a + b) / 2.0,
+        (Some(one), None) | (None, Some(one)) => one,
+        (None, None) => return None,
+    };
+    // Each crossing against its own direction's median.
+    let own_median = |forward: bool| if forward { ahead_at } else { back_at };
+    Some(GridSighting {
+        offset_deg,
+        depth: median(found.iter().map(|f| f.1).collect()),
+        crossings: found.len(),
+        spread_deg: found
+            .iter()
+            .map(|f| (f.0 - own_median(f.2).unwrap_or(offset_deg)).abs())
+            .fold(0.0, f64::max),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -444,6 +629,7 @@ mod tests {
     const PAPER: BlankSquare = BlankSquare {
         level: 70.0,
         noise: 1.5,
+        readings: 12,
     };
 
     /// A look along the line at `rows` whose darkest stretch reads `darkest` percent.
@@ -454,6 +640,8 @@ mod tests {
             depth: PAPER.contrast(darkest),
             local_depth: PAPER.contrast(darkest),
             local_sigmas: (PAPER.level - darkest) / PAPER.noise,
+            mean_depth: 0.0,
+            mean_sigmas: 0.0,
             spacing_deg: 4.0,
         }
     }
@@ -542,9 +730,25 @@ mod tests {
                 })
                 .collect()
         };
-        let drift = Look::of(&PAPER, &line(false), &settings(), Duration::from_millis(10)).unwrap();
+        let drift = Look::of(
+            &PAPER,
+            &line(false),
+            &settings(),
+            Duration::from_millis(10),
+            10.0,
+            true,
+        )
+        .unwrap();
         assert!(drift.local_depth < 0.03, "{drift:?}");
-        let stroke = Look::of(&PAPER, &line(true), &settings(), Duration::from_millis(10)).unwrap();
+        let stroke = Look::of(
+            &PAPER,
+            &line(true),
+            &settings(),
+            Duration::from_millis(10),
+            10.0,
+            true,
+        )
+        .unwrap();
         assert!(stroke.local_depth > 0.07, "{stroke:?}");
     }
 
@@ -557,6 +761,7 @@ mod tests {
         let noisy = BlankSquare {
             level: 70.0,
             noise: 4.0,
+            readings: 12,
         };
         let (clear, _) = noisy.thresholds(&settings());
         let (quiet_clear, _) = PAPER.thresholds(&settings());
@@ -594,13 +799,13 @@ mod tests {
                 .collect()
         };
         let period = Duration::from_millis(10);
-        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period).unwrap();
-        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period).unwrap();
+        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period, 10.0, true).unwrap();
+        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period, 10.0, true).unwrap();
         assert!(fast.local_sigmas < FAINT_SIGMAS, "{fast:?}");
         assert!(dense.local_sigmas >= FAINT_SIGMAS, "{dense:?}");
         // Read ten times as often as the sensor measures, the dense line is no better than the
         // fast one: its readings are repeats.
-        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period).unwrap();
+        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period, 10.0, true).unwrap();
         assert!(repeated.local_sigmas < FAINT_SIGMAS, "{repeated:?}");
     }
 
@@ -610,6 +815,7 @@ mod tests {
         let dim = BlankSquare {
             level: 35.0,
             noise: 1.0,
+            readings: 12,
         };
         let look_at = |darkest: f64| Look {
             rows_deg: 170,
@@ -617,10 +823,49 @@ mod tests {
             depth: dim.contrast(darkest),
             local_depth: dim.contrast(darkest),
             local_sigmas: (dim.level - darkest) / dim.noise,
+            mean_depth: 0.0,
+            mean_sigmas: 0.0,
             spacing_deg: 4.0,
         };
         assert_eq!(judge(&dim, &[look_at(34.0)], &settings()), Evidence::Blank);
         assert_eq!(judge(&dim, &[look_at(6.0)], &settings()), Evidence::Marked);
+    }
+
+    #[test]
+    fn grid_lines_are_found_where_they_cross_the_sweeps_and_a_blank_sheet_shows_none() {
+        // Rows swept from 0 to 300 degrees, lines drawn at 100 and 200 but lying 6 degrees
+        // further on, each darkening the spot over 30 degrees, 9 % at its middle.
+        let row = |shift: i32, dark: bool| -> Vec<Sample> {
+            (0..=75)
+                .map(|i| {
+                    let columns = 4 * i;
+                    let from_line = [100, 200]
+                        .iter()
+                        .map(|l| (columns - l - shift).abs())
+                        .min()
+                        .unwrap();
+                    let dip = if dark && from_line < 15 {
+                        6.3 * (1.0 - f64::from(from_line) / 15.0)
+                    } else {
+                        0.0
+                    };
+                    Sample {
+                        at: AxisPoint::new(columns, 70),
+                        time: Duration::from_millis(10 * i as u64),
+                        percent: (70.0 - dip + f64::from(i % 3) - 1.0).round() as u8,
+                    }
+                })
+                .collect()
+        };
+        let rows = [row(6, true), row(6, true), row(6, true)];
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|r| &r[..]).collect();
+        let seen = find_grid_lines(&sweeps, &[100, 200], 20, 28.0, 0.04).unwrap();
+        assert_eq!(seen.crossings, 6);
+        assert!((seen.offset_deg - 6.0).abs() <= 2.0, "{seen:?}");
+        assert!(seen.depth > 0.06, "{seen:?}");
+        let blank = [row(0, false), row(0, false), row(0, false)];
+        let sweeps: Vec<&[Sample]> = blank.iter().map(|r| &r[..]).collect();
+        assert_eq!(find_grid_lines(&sweeps, &[100, 200], 20, 28.0, 0.04), None);
     }
 
     #[test]

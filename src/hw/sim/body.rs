@@ -10,6 +10,7 @@
 use super::PaperPoint;
 use crate::config::{Axis, RobotConfig};
 use crate::hw::Wiring;
+use crate::physical::Scale;
 
 /// How far one axis reaches, in degrees of its motor.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,6 +38,11 @@ pub struct SimBody {
     pub sensor_offset_deg: PaperPoint,
     /// The sheet's corner nearest the axes' zero, in axis degrees.
     pub sheet_min_deg: PaperPoint,
+    /// How far each axis truly moves per degree of its motor.
+    pub scale: Scale,
+    /// The patch of paper the colour sensor truly averages over, at the height it is mounted
+    /// at: its diameter in mm.
+    pub sensor_spot_mm: f64,
 }
 
 impl SimBody {
@@ -60,6 +66,8 @@ impl SimBody {
                 f64::from(config.board.sheet_min_deg.columns),
                 f64::from(config.board.sheet_min_deg.rows),
             ),
+            scale: config.scale(),
+            sensor_spot_mm: config.sensing.spot_mm,
         }
     }
 

@@ -41,7 +41,8 @@ pub fn draw(paper: &mut Paper, board: &BoardGeometry, cell: Cell, mark: HandMark
     let p = PaperPoint::new;
     match mark {
         HandMark::Fill => {
-            let half = side * 0.32;
+            // Coloured in up to a little inside the grid lines, as the original asked.
+            let half = side * 0.42;
             let mut zigzag = Vec::new();
             let mut y = cy - half;
             let mut left = true;

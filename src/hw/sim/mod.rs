@@ -16,7 +16,7 @@ pub mod settings_file;
 
 pub use body::{Reach, SimBody};
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
-pub use paper::{Author, Paper, PaperLook, PaperPoint, Stroke};
+pub use paper::{Author, Footprint, Paper, PaperLook, PaperPoint, Stroke};
 
 use crate::config::{Axis, MotorKind};
 use crate::hw::{
@@ -71,6 +71,9 @@ pub struct SimSettings {
     /// [`MotorPhysics::duty_speed_factor`]); below 1 for a heavy gantry or a low battery.
     pub axis_duty_speed_factor: f64,
     pub look: PaperLook,
+    /// The sensor's footprint, in mm, if not the body's ([`SimBody::sensor_spot_mm`]): a
+    /// robot whose config believes one spot while the sensor sees another.
+    pub sensor_spot_mm: Option<f64>,
     /// Each reading is off by up to this much, uniformly.
     pub sensor_noise_percent: f64,
     /// The colour sensor measures every this many ms, plus up to `sensor_jitter_ms` more each
@@ -105,6 +108,7 @@ impl Default for SimSettings {
             paper_stops_pen: true,
             axis_duty_speed_factor: 1.0,
             look: PaperLook::default(),
+            sensor_spot_mm: None,
             sensor_noise_percent: 3.0,
             sensor_period_ms: 10,
             sensor_jitter_ms: 4,
@@ -384,8 +388,13 @@ impl SimRobot {
             ),
         ];
         let margin = 50.0;
+        let footprint = Footprint {
+            scale: body.scale,
+            spot_mm: settings.sensor_spot_mm.unwrap_or(body.sensor_spot_mm),
+        };
         let paper = Paper::new(
             settings.look.clone(),
+            footprint,
             PaperPoint::new(
                 body.sheet_min_deg.columns - margin,
                 body.sheet_min_deg.rows - margin,

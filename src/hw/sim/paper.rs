@@ -1,5 +1,9 @@
 //! The simulated sheet of paper: every stroke the pen draws, the ink it leaves, and what the
-//! colour sensor sees of it. Coordinates are the pen's position in axis degrees.
+//! colour sensor sees of it. Coordinates are the pen's position in axis degrees; widths and the
+//! sensor's footprint are physical, in millimetres, turned into degrees by the machine's
+//! [`Scale`]. Where the figures come from, and their ranges: `docs/sensor.md`.
+
+use crate::physical::Scale;
 
 /// Who drew a stroke (they are drawn in different colours in pictures of the sheet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +36,7 @@ pub struct Stroke {
     pub points: Vec<PaperPoint>,
 }
 
-/// How the paper and ink look to the sensor and to a person.
+/// How the paper and ink look to the sensor and to a person (sources in `docs/sensor.md`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaperLook {
     /// Reflected light of blank paper, which varies a little across the sheet (percent).
@@ -40,16 +44,13 @@ pub struct PaperLook {
     pub white_variation_percent: f64,
     /// Reflected light of the robot's ink (percent).
     pub ink_percent: f64,
-    /// Width of the robot's pen line, in degrees.
-    pub pen_width_deg: f64,
-    /// Width of the human's pen line, in degrees: a fine pen under a 10-degree spot is a third
-    /// of it or less.
-    pub human_pen_width_deg: f64,
+    /// Width of the robot's pen line, in mm: a fine-point marker's.
+    pub pen_width_mm: f64,
+    /// Width of the human's pen line, in mm.
+    pub human_pen_width_mm: f64,
     /// Reflected light of the human's ink (percent): a black pen reads like the robot's ink, a
     /// pencil about a quarter darker than the paper.
     pub human_ink_percent: f64,
-    /// Diameter of the spot the sensor averages over, in degrees.
-    pub sensor_spot_deg: f64,
 }
 
 impl Default for PaperLook {
@@ -58,20 +59,19 @@ impl Default for PaperLook {
             white_percent: 70.0,
             white_variation_percent: 6.0,
             ink_percent: 10.0,
-            pen_width_deg: 6.0,
-            human_pen_width_deg: 3.5,
+            pen_width_mm: 1.0,
+            human_pen_width_mm: 1.0,
             human_ink_percent: 10.0,
-            sensor_spot_deg: 10.0,
         }
     }
 }
 
 impl PaperLook {
-    /// The width of `author`'s pen line, in degrees.
-    pub fn pen_width(&self, author: Author) -> f64 {
+    /// The width of `author`'s pen line, in mm.
+    pub fn pen_width_mm(&self, author: Author) -> f64 {
         match author {
-            Author::Robot => self.pen_width_deg,
-            Author::Human => self.human_pen_width_deg,
+            Author::Robot => self.pen_width_mm,
+            Author::Human => self.human_pen_width_mm,
         }
     }
 
@@ -84,10 +84,28 @@ impl PaperLook {
     }
 }
 
+/// The colour sensor's footprint on the paper and the machine's scale, which turn the paper's
+/// millimetres into the axes' degrees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Footprint {
+    pub scale: Scale,
+    /// The diameter of the patch the sensor averages over, in mm.
+    pub spot_mm: f64,
+}
+
+impl Footprint {
+    /// A line `mm` wide, in degrees. One figure for both axes: the mean of their scales (on a
+    /// gantry whose axes differ, lines along one of them come out a little too wide).
+    pub fn width_deg(&self, mm: f64) -> f64 {
+        2.0 * mm / (self.scale.columns_mm_per_deg + self.scale.rows_mm_per_deg)
+    }
+}
+
 /// Ink is kept as a raster at one cell per degree, so the sensor can look it up cheaply.
 #[derive(Debug, Clone)]
 pub struct Paper {
     look: PaperLook,
+    footprint: Footprint,
     strokes: Vec<Stroke>,
     /// The stroke the pen is drawing now, if it is down.
     drawing: Option<Stroke>,
@@ -96,26 +114,40 @@ pub struct Paper {
     height: usize,
     /// The reflected light of the darkest ink on each cell, or `None` for blank paper.
     ink: Vec<Option<f32>>,
+    /// Row by row, `width + 1` running totals of the inked cells and of their ink, so the
+    /// sensor's spot (thousands of cells under a 12 mm spot) is summed a row at a time.
+    inked_before: Vec<u32>,
+    ink_before: Vec<f64>,
+    /// The palest ink on the sheet: while paper is brighter, every inked cell reads its ink.
+    palest_ink: f32,
 }
 
 impl Paper {
-    /// A blank sheet covering `min` to `max`.
-    pub fn new(look: PaperLook, min: PaperPoint, max: PaperPoint) -> Paper {
+    /// A blank sheet covering `min` to `max`, seen through `footprint`.
+    pub fn new(look: PaperLook, footprint: Footprint, min: PaperPoint, max: PaperPoint) -> Paper {
         let width = (max.columns - min.columns).ceil().max(1.0) as usize + 1;
         let height = (max.rows - min.rows).ceil().max(1.0) as usize + 1;
         Paper {
             look,
+            footprint,
             strokes: Vec::new(),
             drawing: None,
             min,
             width,
             height,
             ink: vec![None; width * height],
+            inked_before: vec![0; (width + 1) * height],
+            ink_before: vec![0.0; (width + 1) * height],
+            palest_ink: 0.0,
         }
     }
 
     pub fn look(&self) -> &PaperLook {
         &self.look
+    }
+
+    pub fn footprint(&self) -> Footprint {
+        self.footprint
     }
 
     /// How the paper and inks look from now on (ink already on the paper keeps its look): a
@@ -165,6 +197,9 @@ impl Paper {
         self.strokes.clear();
         self.drawing = None;
         self.ink.fill(None);
+        self.inked_before.fill(0);
+        self.ink_before.fill(0.0);
+        self.palest_ink = 0.0;
     }
 
     /// The pen leaves the paper.
@@ -183,26 +218,58 @@ impl Paper {
         self.lift();
     }
 
-    /// The ink of each cell of the sensor's spot around `at` (`None` for blank paper).
+    /// The ink of each cell of the sensor's spot around `at` (`None` for blank paper): a
+    /// disc `spot_mm` across on the paper, an ellipse in degrees where the axes' scales differ.
     fn spot(&self, at: PaperPoint) -> impl Iterator<Item = Option<f32>> + '_ {
-        let radius = self.look.sensor_spot_deg / 2.0;
-        let r = radius.ceil() as i64;
-        (-r..=r)
-            .flat_map(move |dy| (-r..=r).map(move |dx| (dx as f64, dy as f64)))
-            .filter(move |(x, y)| x.hypot(*y) <= radius)
+        let radius_mm = self.footprint.spot_mm / 2.0;
+        let (rx, ry) = (
+            self.footprint.scale.columns_deg(radius_mm),
+            self.footprint.scale.rows_deg(radius_mm),
+        );
+        let (cx, cy) = (rx.ceil() as i64, ry.ceil() as i64);
+        (-cy..=cy)
+            .flat_map(move |dy| (-cx..=cx).map(move |dx| (dx as f64, dy as f64)))
+            .filter(move |(x, y)| (x / rx).hypot(y / ry) <= 1.0)
             .map(move |(x, y)| {
                 self.cell(at.columns + x, at.rows + y)
                     .and_then(|i| self.ink[i])
             })
     }
 
+    /// The spot around `at` summed a row at a time: how many cells it holds, how many of them
+    /// are inked, and the sum of their ink. The same cells as [`Paper::spot`]'s.
+    fn spot_totals(&self, at: PaperPoint) -> (u32, u32, f64) {
+        let radius_mm = self.footprint.spot_mm / 2.0;
+        let (rx, ry) = (
+            self.footprint.scale.columns_deg(radius_mm),
+            self.footprint.scale.rows_deg(radius_mm),
+        );
+        let xc = (at.columns - self.min.columns).round() as i64;
+        let yc = (at.rows - self.min.rows).round() as i64;
+        let (mut all, mut inked, mut ink) = (0u32, 0u32, 0.0);
+        for dy in -(ry.ceil() as i64)..=ry.ceil() as i64 {
+            let across = 1.0 - (dy as f64 / ry).powi(2);
+            if across < 0.0 {
+                continue;
+            }
+            let half = (rx * across.sqrt() + 1e-9).floor() as i64;
+            all += (2 * half + 1) as u32;
+            let y = yc + dy;
+            if y < 0 || y >= self.height as i64 {
+                continue;
+            }
+            let from = (xc - half).clamp(0, self.width as i64) as usize;
+            let to = (xc + half + 1).clamp(0, self.width as i64) as usize;
+            let row = y as usize * (self.width + 1);
+            inked += self.inked_before[row + to] - self.inked_before[row + from];
+            ink += self.ink_before[row + to] - self.ink_before[row + from];
+        }
+        (all, inked, ink)
+    }
+
     /// How much of the sensor's spot around `at` is ink, from 0 to 1.
     pub fn ink_cover(&self, at: PaperPoint) -> f64 {
-        let (mut inked, mut all) = (0u32, 0u32);
-        for cell in self.spot(at) {
-            all += 1;
-            inked += u32::from(cell.is_some());
-        }
+        let (all, inked, _) = self.spot_totals(at);
         f64::from(inked) / f64::from(all.max(1))
     }
 
@@ -214,6 +281,11 @@ impl Paper {
             + look.white_variation_percent
                 * (at.columns / 97.0).sin()
                 * (at.rows / 83.0 + 0.5).cos();
+        if f64::from(self.palest_ink) <= white {
+            let (all, inked, ink) = self.spot_totals(at);
+            return (white * f64::from(all - inked) + ink) / f64::from(all.max(1));
+        }
+        // Ink paler than this paper (a world file's): each cell reads the darker of the two.
         let (mut sum, mut all) = (0.0, 0u32);
         for cell in self.spot(at) {
             all += 1;
@@ -239,13 +311,27 @@ impl Paper {
             width: self.width,
             height: self.height,
         };
-        let half_width = self.look.pen_width(author) / 2.0;
+        let half_width = self.footprint.width_deg(self.look.pen_width_mm(author)) / 2.0;
         let darkness = self.look.ink(author) as f32;
         let ink = &mut self.ink;
+        let (mut first_row, mut last_row) = (usize::MAX, 0);
         grid.for_each_cell_under(a, b, half_width, |x, y| {
             let cell = &mut ink[y * grid.width + x];
             *cell = Some(cell.map_or(darkness, |was| was.min(darkness)));
+            first_row = first_row.min(y);
+            last_row = last_row.max(y);
         });
+        self.palest_ink = self.palest_ink.max(darkness);
+        for y in first_row..=last_row.min(self.height.saturating_sub(1)) {
+            let (cells, totals) = (y * self.width, y * (self.width + 1));
+            for x in 0..self.width {
+                let here = self.ink[cells + x];
+                self.inked_before[totals + x + 1] =
+                    self.inked_before[totals + x] + u32::from(here.is_some());
+                self.ink_before[totals + x + 1] =
+                    self.ink_before[totals + x] + here.map_or(0.0, f64::from);
+            }
+        }
     }
 }
 
@@ -314,12 +400,23 @@ pub fn distance_to_segment(p: PaperPoint, a: PaperPoint, b: PaperPoint) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A machine moving a fifth of a millimetre a degree, seen through a 2 mm spot (10
+    /// degrees).
+    pub(crate) const FOOTPRINT: Footprint = Footprint {
+        scale: Scale {
+            columns_mm_per_deg: 0.2,
+            rows_mm_per_deg: 0.2,
+        },
+        spot_mm: 2.0,
+    };
 
     fn sheet() -> Paper {
         Paper::new(
             PaperLook::default(),
+            FOOTPRINT,
             PaperPoint::new(0.0, 0.0),
             PaperPoint::new(300.0, 300.0),
         )
@@ -343,10 +440,11 @@ mod tests {
     fn the_humans_pen_has_its_own_width_and_darkness() {
         let mut paper = Paper::new(
             PaperLook {
-                human_pen_width_deg: 2.0,
+                human_pen_width_mm: 0.4,
                 human_ink_percent: 50.0,
                 ..PaperLook::default()
             },
+            FOOTPRINT,
             PaperPoint::new(0.0, 0.0),
             PaperPoint::new(300.0, 300.0),
         );
@@ -363,6 +461,61 @@ mod tests {
         );
         let expected = blank * (1.0 - cover) + 50.0 * cover;
         assert!((paper.reflected_percent(at) - expected).abs() < 0.5);
+    }
+
+    #[test]
+    fn the_spot_summed_a_row_at_a_time_reads_as_every_cell_summed_one_by_one() {
+        // A 12 mm spot on a gantry whose axes differ (an ellipse in degrees), over the grid,
+        // an X and a pencil's ring.
+        let footprint = Footprint {
+            scale: Scale {
+                columns_mm_per_deg: 0.2133,
+                rows_mm_per_deg: 0.25,
+            },
+            spot_mm: 12.0,
+        };
+        let mut paper = Paper::new(
+            PaperLook {
+                human_ink_percent: 52.0,
+                ..PaperLook::default()
+            },
+            footprint,
+            PaperPoint::new(-50.0, -50.0),
+            PaperPoint::new(350.0, 350.0),
+        );
+        let p = PaperPoint::new;
+        paper.draw(Author::Robot, &[p(120.0, 20.0), p(120.0, 320.0)]);
+        paper.draw(Author::Robot, &[p(140.0, 140.0), p(200.0, 200.0)]);
+        let ring: Vec<PaperPoint> = (0..=24)
+            .map(|i| {
+                let a = f64::from(i) / 24.0 * std::f64::consts::TAU;
+                p(250.0 + 30.0 * a.cos(), 100.0 + 30.0 * a.sin())
+            })
+            .collect();
+        paper.draw(Author::Human, &ring);
+        for (columns, rows) in [
+            (120.0, 50.0),
+            (170.0, 170.0),
+            (250.0, 130.0),
+            (-40.0, 340.0),
+        ] {
+            let at = p(columns, rows);
+            let (mut sum, mut all) = (0.0, 0u32);
+            let white = paper.look.white_percent
+                + paper.look.white_variation_percent
+                    * (at.columns / 97.0).sin()
+                    * (at.rows / 83.0 + 0.5).cos();
+            for cell in paper.spot(at) {
+                all += 1;
+                sum += cell.map_or(white, |ink| f64::from(ink).min(white));
+            }
+            let one_by_one = sum / f64::from(all);
+            assert!(
+                (paper.reflected_percent(at) - one_by_one).abs() < 1e-6,
+                "at {at:?}: {} against {one_by_one}",
+                paper.reflected_percent(at)
+            );
+        }
     }
 
     #[test]

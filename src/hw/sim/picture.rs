@@ -52,7 +52,9 @@ pub fn svg(paper: &Paper, area: Area) -> String {
             out,
             r##"<polyline points="{}" fill="none" stroke="#{r:02x}{g:02x}{b:02x}" stroke-width="{}" stroke-linecap="round" stroke-linejoin="round"/>"##,
             points.join(" "),
-            paper.look().pen_width(stroke.author)
+            paper
+                .footprint()
+                .width_deg(paper.look().pen_width_mm(stroke.author))
         );
     }
     out.push_str("</svg>\n");
@@ -83,7 +85,10 @@ pub fn write_png(
         let colour = ink(stroke.author);
         let pairs = stroke.points.windows(2).map(|w| (w[0], w[1]));
         let single = (stroke.points.len() == 1).then(|| (stroke.points[0], stroke.points[0]));
-        let half_width = paper.look().pen_width(stroke.author) / 2.0;
+        let half_width = paper
+            .footprint()
+            .width_deg(paper.look().pen_width_mm(stroke.author))
+            / 2.0;
         for (a, b) in pairs.chain(single) {
             raster.for_each_cell_under(a, b, half_width, |x, y| {
                 let i = (y * raster.width + x) * 3;
@@ -108,6 +113,7 @@ mod tests {
     fn pictures_show_each_stroke() {
         let mut paper = Paper::new(
             PaperLook::default(),
+            crate::hw::sim::paper::tests::FOOTPRINT,
             PaperPoint::new(0.0, 0.0),
             PaperPoint::new(100.0, 100.0),
         );

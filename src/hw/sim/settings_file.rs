@@ -3,9 +3,11 @@
 //! differently from the default, or a person with another pen, can be tried without code.
 //!
 //! Every field is optional and defaults to [`SimSettings::default`]'s value, which is meant to
-//! be no kinder than a real brick: a human pen a third as wide as the sensor's spot, a sensor
-//! that measures every 10 ms plus jitter and is read back stale, 3 % noise, paper that stops
-//! the pen 4 degrees above its set depth. `ev3-tictactoe sim --world FILE` with `{}` is the
+//! be no kinder than a real brick (each figure's source and range: `docs/sensor.md`): a
+//! fine-point marker for the person, the sensor's footprint as the robot config gives it
+//! (12 mm by default, the wide end of a real sensor's), a sensor that measures every 10 ms plus
+//! jitter and is read back stale, 3 % noise, paper that stops the pen 4 degrees above its set
+//! depth. `ev3-tictactoe sim --world FILE` with `{}` is the
 //! default world.
 
 use super::{PaperLook, SimSettings};
@@ -16,20 +18,23 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WorldFile {
-    /// The human's pen line, in degrees (default: 3.5).
-    pub human_pen_width_deg: f64,
+    /// The human's pen line, in mm (default: 1, a fine-point marker; a ballpoint is 0.5, a
+    /// fine-liner 0.3, a broad marker 2 to 3).
+    pub human_pen_width_mm: f64,
     /// The human's ink, reflected light in percent (default: 10; a pencil is about 52).
     pub human_ink_percent: f64,
-    /// The robot's pen line, in degrees (default: 6).
-    pub robot_pen_width_deg: f64,
+    /// The robot's pen line, in mm (default: 1).
+    pub robot_pen_width_mm: f64,
     /// The robot's ink, in percent (default: 10).
     pub robot_ink_percent: f64,
     /// Blank paper's reflected light, in percent (default: 70), and how much it varies across
     /// the sheet (default: 6).
     pub paper_percent: f64,
     pub paper_variation_percent: f64,
-    /// The diameter of the sensor's spot, in degrees (default: 10).
-    pub sensor_spot_deg: f64,
+    /// The diameter of the patch the sensor averages over, in mm (default: null, the robot
+    /// config's `sensing.spot_mm`, so the robot knows its own sensor); a figure here is a sensor
+    /// mounted otherwise than the config believes.
+    pub sensor_spot_mm: Option<f64>,
     /// Each reading is off by up to this much, uniformly, in percent (default: 3).
     pub sensor_noise_percent: f64,
     /// All readings are scaled by this: below 1, a dim sensor or grey paper (default: 1).
@@ -60,13 +65,13 @@ impl Default for WorldFile {
 impl WorldFile {
     fn from_settings(s: &SimSettings) -> WorldFile {
         WorldFile {
-            human_pen_width_deg: s.look.human_pen_width_deg,
+            human_pen_width_mm: s.look.human_pen_width_mm,
             human_ink_percent: s.look.human_ink_percent,
-            robot_pen_width_deg: s.look.pen_width_deg,
+            robot_pen_width_mm: s.look.pen_width_mm,
             robot_ink_percent: s.look.ink_percent,
             paper_percent: s.look.white_percent,
             paper_variation_percent: s.look.white_variation_percent,
-            sensor_spot_deg: s.look.sensor_spot_deg,
+            sensor_spot_mm: s.sensor_spot_mm,
             sensor_noise_percent: s.sensor_noise_percent,
             sensor_gain: s.sensor_gain,
             sensor_period_ms: s.sensor_period_ms,
@@ -111,8 +116,8 @@ impl WorldFile {
                 ))
             }
         };
-        within("human_pen_width_deg", self.human_pen_width_deg, 0.5, 30.0)?;
-        within("robot_pen_width_deg", self.robot_pen_width_deg, 0.5, 30.0)?;
+        within("human_pen_width_mm", self.human_pen_width_mm, 0.1, 10.0)?;
+        within("robot_pen_width_mm", self.robot_pen_width_mm, 0.1, 10.0)?;
         within("human_ink_percent", self.human_ink_percent, 0.0, 100.0)?;
         within("robot_ink_percent", self.robot_ink_percent, 0.0, 100.0)?;
         within("paper_percent", self.paper_percent, 1.0, 100.0)?;
@@ -122,7 +127,9 @@ impl WorldFile {
             0.0,
             30.0,
         )?;
-        within("sensor_spot_deg", self.sensor_spot_deg, 2.0, 50.0)?;
+        if let Some(spot) = self.sensor_spot_mm {
+            within("sensor_spot_mm", spot, 2.0, 30.0)?;
+        }
         within("sensor_noise_percent", self.sensor_noise_percent, 0.0, 30.0)?;
         within("sensor_gain", self.sensor_gain, 0.05, 2.0)?;
         within(
@@ -167,11 +174,11 @@ impl WorldFile {
                 white_percent: self.paper_percent,
                 white_variation_percent: self.paper_variation_percent,
                 ink_percent: self.robot_ink_percent,
-                pen_width_deg: self.robot_pen_width_deg,
-                human_pen_width_deg: self.human_pen_width_deg,
+                pen_width_mm: self.robot_pen_width_mm,
+                human_pen_width_mm: self.human_pen_width_mm,
                 human_ink_percent: self.human_ink_percent,
-                sensor_spot_deg: self.sensor_spot_deg,
             },
+            sensor_spot_mm: self.sensor_spot_mm,
             sensor_noise_percent: self.sensor_noise_percent,
             sensor_gain: self.sensor_gain,
             sensor_period_ms: self.sensor_period_ms,
@@ -200,10 +207,9 @@ mod tests {
     #[test]
     fn a_world_file_changes_what_it_names_and_refuses_what_it_does_not_know() {
         let world: WorldFile =
-            serde_json::from_str(r#"{"human_pen_width_deg": 2.5, "sensor_period_ms": 20}"#)
-                .unwrap();
+            serde_json::from_str(r#"{"human_pen_width_mm": 0.5, "sensor_period_ms": 20}"#).unwrap();
         let settings = world.apply(SimSettings::default());
-        assert_eq!(settings.look.human_pen_width_deg, 2.5);
+        assert_eq!(settings.look.human_pen_width_mm, 0.5);
         assert_eq!(settings.sensor_period_ms, 20);
         assert_eq!(settings.sensor_noise_percent, 3.0);
         assert!(serde_json::from_str::<WorldFile>(r#"{"pen_widht": 2}"#).is_err());

@@ -19,7 +19,7 @@ use std::time::Duration;
 mod reading;
 mod travel;
 
-pub use reading::{BlankPaper, ReadSpread, FIRST_LOOK_SPACING};
+pub use reading::{BlankPaper, OwnMarkCheck, ReadSpread, UsedSheet, FIRST_LOOK_SPACING};
 
 type Result<T> = std::result::Result<T, MotionError>;
 
@@ -109,6 +109,9 @@ pub struct Gantry {
     between_reads: Option<ReadSpread>,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
+    /// Where the blank read found the grid's lines just after drawing them: the ruler later
+    /// reads are held against (see [`Gantry::read_board`]).
+    grid_sighted: Option<crate::motion::sensing::GridSighting>,
 }
 
 impl Gantry {
@@ -123,6 +126,7 @@ impl Gantry {
             noise_percent: None,
             between_reads: None,
             last_safe_state: None,
+            grid_sighted: None,
         }
     }
 

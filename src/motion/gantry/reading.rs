@@ -6,8 +6,12 @@
 use super::{Finish, Gantry, Pace, Result};
 use crate::config::AxisPoint;
 use crate::game::Cell;
+use crate::game::Mark;
+use crate::motion::own_ink::{InkModel, OwnInkFit};
 use crate::motion::plan::{self, Sweep};
-use crate::motion::sensing::{self, BlankSquare, Evidence, Look, NewMarks, Sample, SquareReading};
+use crate::motion::sensing::{
+    self, BlankSquare, Evidence, GridSighting, Look, NewMarks, Sample, SquareReading,
+};
 use crate::motion::{Axis, MotionError};
 use std::time::Duration;
 
@@ -22,6 +26,21 @@ const SWEEP_RUN_DEG: i32 = 10;
 
 /// The first look's readings come at most this share of the spot apart.
 pub const FIRST_LOOK_SPACING: f64 = 0.5;
+
+/// The blank paper's level is the median of at least this many fresh readings in each square:
+/// every later look is compared with it, so its own error counts in every verdict.
+pub const BLANK_READINGS: f64 = 20.0;
+
+/// How far from where it was drawn a grid line is looked for, in degrees: a moved sheet or a
+/// slipped gear up to this far is measured; the marks inside the squares stay out of reach.
+const GRID_SEARCH_DEG: i32 = 15;
+
+/// An old grid's crossings must agree this closely, in degrees, to be taken for a grid.
+const GRID_SPREAD_DEG: f64 = 8.0;
+
+/// The fewest fresh readings a look takes along a square's window: fewer, and the mean of a
+/// line (the test a wide spot relies on) is too noisy to tell a faint mark from paper.
+pub const WINDOW_READINGS: f64 = 6.0;
 
 /// A sweep may start with the rows axis this close to its line, still settling.
 const ROWS_SETTLED_DEG: i32 = 1;
@@ -79,10 +98,16 @@ impl Gantry {
             let at = g.position()?;
             let sensor_at = AxisPoint::new(at.columns - offset.columns, at.rows - offset.rows);
             let plan = plan::sweeps(&g.config, cells, sensor_at);
+            // A reading may be of where the spot was up to a period ago (see `sweep`): a
+            // window keeps only readings that were inside it whenever they were measured.
+            let lag = g.reading_lag_deg(speed_deg_per_s).ceil() as i32;
             let mut out = Vec::new();
             for mut sweep in plan {
                 sweep.rows_deg += rows_offset_deg;
                 let samples = g.sweep(&sweep, speed_deg_per_s)?;
+                for (_, window) in &mut sweep.squares {
+                    *window = window.start() + lag..=window.end() - lag;
+                }
                 out.push((sweep, samples));
             }
             // The sensor may be slower now than it was (a busy CPU): time it again, on all of
@@ -97,7 +122,20 @@ impl Gantry {
         })
     }
 
-    /// Runs the sensor along `sweep` at `speed` and returns its readings. The sensor starts
+    /// Half the distance the spot travels in one of the sensor's periods at `speed`: a reading
+    /// returns the sensor's latest measurement, taken anywhere up to a period before, so its
+    /// spot was this far behind on average, give or take as much again. At 400 deg/s and a
+    /// fresh value every 12 ms that is 2.4 degrees, enough for the edge of a 12 mm spot to
+    /// reach a grid line that its reading's own position says is clear. At most a quarter of
+    /// the reading window: on paper so even that its readings hardly change, the period is
+    /// measured long (see `fresh_period`), and a window cut to nothing would read nothing.
+    fn reading_lag_deg(&self, speed_deg_per_s: u32) -> f64 {
+        let most = f64::from(self.config.reading_geometry().window_half_deg) / 2.0;
+        (f64::from(speed_deg_per_s) * self.read_period().as_secs_f64() / 2.0).min(most)
+    }
+
+    /// Runs the sensor along `sweep` at `speed` and returns its readings, each placed where
+    /// the spot was on average when it was measured. The sensor starts
     /// [`SWEEP_RUN_DEG`] before the first window, so it is up to pace when it gets there, and
     /// the sweep counts as done once the last window is passed, while the motor runs out and
     /// slows down: the next move starts then, with no wait for a motor to settle on a point no
@@ -121,6 +159,7 @@ impl Gantry {
         // A read returns the sensor's latest measurement, which may still be of the way here
         // until one of its periods has passed; the run-up is read in that time.
         let fresh_from = self.clock().now() + self.read_period();
+        let lag = direction * self.reading_lag_deg(speed).round() as i32;
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
         let mut next_sample = fresh_from;
@@ -141,7 +180,7 @@ impl Gantry {
                 let columns = positions[0];
                 let percent = g.robot.light.reflected_percent()?;
                 samples.push(Sample {
-                    at: AxisPoint::new(columns - offset.columns, sweep.rows_deg),
+                    at: AxisPoint::new(columns - offset.columns - lag, sweep.rows_deg),
                     time: now,
                     percent,
                 });
@@ -178,11 +217,16 @@ impl Gantry {
         )
     }
 
-    /// The speed at which readings come at most `fraction` of the sensor's spot apart, and at
-    /// most `most_deg_per_s`.
+    /// The speed at which readings come at most `fraction` of the sensor's spot apart, at
+    /// least [`WINDOW_READINGS`] of them fall in a square's window, and at most
+    /// `most_deg_per_s`. Under a narrow spot the first bounds the speed; under a wide one,
+    /// whose window is short, the second.
     pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
-        let spacing_deg = f64::from(self.config.sensing.spot_deg) * fraction;
-        let fits = spacing_deg / self.read_period().as_secs_f64().max(1e-3);
+        let geometry = self.config.reading_geometry();
+        let period = self.read_period().as_secs_f64().max(1e-3);
+        let spacing_deg = (geometry.spot_columns_deg * fraction)
+            .min(2.0 * f64::from(geometry.window_half_deg) / WINDOW_READINGS);
+        let fits = spacing_deg / period;
         (fits as u32).clamp(
             SLOWEST_SWEEP_DEG_PER_S.min(most_deg_per_s),
             most_deg_per_s.max(1),
@@ -196,16 +240,65 @@ impl Gantry {
         self.blank_readings(false)
     }
 
-    /// Reads every square of a sheet with no grid yet, pen up, and returns those that already
-    /// hold ink (see [`sensing::used_squares`]): a sheet left from the last game.
-    pub fn used_squares(&mut self) -> Result<Vec<Cell>> {
+    /// Reads every square of a sheet with no grid yet, pen up: the squares that already hold
+    /// ink (see [`sensing::used_squares`]) and a grid already drawn where the robot draws its
+    /// own, as on a sheet left from the last game. Under a wide spot a thin mark may not stand
+    /// out clearly enough, but the old grid's lines, crossed by every row, do.
+    pub fn used_sheet(&mut self) -> Result<UsedSheet> {
         let cells = self.all_squares();
         let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
             .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
             .collect();
-        Ok(sensing::used_squares(&squares, &self.config.sensing))
+        let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
+        let grid = self
+            .sight_grid(&rows, faint)
+            .filter(|seen| seen.crossings >= 3 && seen.spread_deg <= GRID_SPREAD_DEG);
+        Ok(UsedSheet {
+            marked: sensing::used_squares(&squares, &self.config.sensing),
+            grid,
+        })
+    }
+
+    /// The grid's inner lines across the columns axis, as drawn: the ones every row crosses.
+    fn grid_columns(&self) -> Vec<i32> {
+        let board = &self.config.board;
+        (1..board.size as i32)
+            .map(|k| board.grid_origin_deg.columns + k * board.square_deg)
+            .collect()
+    }
+
+    /// Where the sweeps `rows` crossed the grid's lines, counting a crossing at least
+    /// `least_depth` darker than the paper.
+    fn sight_grid(&self, rows: &[(Sweep, Vec<Sample>)], least_depth: f64) -> Option<GridSighting> {
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        sensing::find_grid_lines(
+            &sweeps,
+            &self.grid_columns(),
+            GRID_SEARCH_DEG,
+            self.config.reading_geometry().spot_columns_deg,
+            least_depth,
+        )
+    }
+
+    /// A grid sighting in words, in both units.
+    fn describe_sighting(&self, seen: &GridSighting) -> String {
+        let scale = self.config.scale();
+        format!(
+            "{} crossings, {:.0} % darker than the paper, {} {} where they were drawn",
+            seen.crossings,
+            seen.depth * 100.0,
+            crate::physical::both(
+                scale.columns_mm(seen.offset_deg.abs()),
+                seen.offset_deg.abs()
+            ),
+            if seen.offset_deg >= 0.0 {
+                "beyond"
+            } else {
+                "short of"
+            }
+        )
     }
 
     /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
@@ -222,14 +315,30 @@ impl Gantry {
             .collect()
     }
 
+    /// The pace of the blank read: [`BLANK_READINGS`] fresh readings in each square's window
+    /// (three quarters of it, what a window keeps of its readings at speed), and no faster than
+    /// the first look.
+    fn blank_speed(&self) -> u32 {
+        let window = 1.5 * f64::from(self.config.reading_geometry().window_half_deg);
+        let fits = window / (BLANK_READINGS * self.read_period().as_secs_f64().max(1e-3));
+        (fits as u32).clamp(SLOWEST_SWEEP_DEG_PER_S, self.first_look_speed().max(1))
+    }
+
     fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
         let size = self.config.board.size;
         let cells = self.all_squares();
-        let rows = self.sweep_rows(&cells, self.first_look_speed(), 0)?;
+        let rows = self.sweep_rows(&cells, self.blank_speed(), 0)?;
         if grid_drawn {
             self.check_grid_ink(&rows)?;
+            let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
+            self.grid_sighted = self.sight_grid(&rows, faint / 2.0);
+            match &self.grid_sighted {
+                Some(seen) => log::info!("the grid's lines: {}", self.describe_sighting(seen)),
+                None => log::info!("the grid's lines were not found clearly enough to measure"),
+            }
         }
         let mut percents = vec![Vec::new(); cells.len()];
+        let mut swept = vec![Vec::new(); cells.len()];
         for (cell, samples) in by_square(&rows) {
             if samples.is_empty() {
                 return Err(MotionError::Unread {
@@ -237,8 +346,9 @@ impl Gantry {
                 });
             }
             percents[cell.index(size)] = samples.iter().map(|s| s.percent).collect();
+            swept[cell.index(size)] = samples;
         }
-        let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
+        let mut pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
             square: self.square_name(cells[0]),
         })?;
         self.noise_percent = Some(pooled[0].noise);
@@ -246,6 +356,12 @@ impl Gantry {
         let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
         if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
             self.read_period = Some(period);
+        }
+        // A level rests on its fresh measurements, not on the readings that repeat them.
+        let period = self.read_period();
+        for (square, samples) in pooled.iter_mut().zip(&swept) {
+            let repeats = sensing::readings_per_measurement(samples, period);
+            square.readings = ((samples.len() as f64 / repeats) as usize).max(1);
         }
         for (i, square) in pooled.iter().enumerate() {
             if square.level < f64::from(self.config.sensing.min_blank_percent) {
@@ -267,7 +383,7 @@ impl Gantry {
     /// left no ink: a dry pen, no pen, or a pen held above the paper.
     fn check_grid_ink(&self, rows: &[(Sweep, Vec<Sample>)]) -> Result<()> {
         let board = &self.config.board;
-        let reach = (self.config.sensing.spot_deg / 2) as i32 + 3;
+        let reach = (self.config.reading_geometry().spot_columns_deg / 2.0).ceil() as i32 + 3;
         let lines = [1, 2].map(|k| board.grid_origin_deg.columns + k * board.square_deg);
         let wanted = f64::from(self.config.sensing.mark_contrast_percent) / 200.0;
         let mut darkest = 0.0f64;
@@ -311,17 +427,21 @@ impl Gantry {
     }
 
     /// As [`Gantry::read_new_marks`], also reading the robot's own marks in `own` on the first
-    /// look (they lie on the rows it sweeps anyway): the third part is those of them not seen,
-    /// a mark the pen did not leave.
+    /// look (they lie on the rows it sweeps anyway): the third part is what that look showed
+    /// of each, fitted to the shape it should make (see [`crate::motion::own_ink`]).
     pub fn read_board(
         &mut self,
         blank: &BlankPaper,
         empty: &[Cell],
-        own: &[Cell],
-    ) -> Result<(NewMarks, Vec<SquareReading>, Vec<Cell>)> {
+        own: &[(Cell, Mark)],
+    ) -> Result<(NewMarks, Vec<SquareReading>, Vec<OwnMarkCheck>)> {
         let sensing = self.config.sensing.clone();
         // The robot's own squares go last, so they split off after the first look.
-        let first: Vec<Cell> = empty.iter().chain(own).copied().collect();
+        let first: Vec<Cell> = empty
+            .iter()
+            .copied()
+            .chain(own.iter().map(|&(cell, _)| cell))
+            .collect();
         let mut readings: Vec<SquareReading> = first
             .iter()
             .map(|&cell| SquareReading {
@@ -332,13 +452,28 @@ impl Gantry {
             })
             .collect();
         let fast = self.first_look_speed();
-        let offset = sensing.second_look_offset_deg;
-        self.look(&mut readings, &first, fast, &[0])?;
+        let offset = self.config.reading_geometry().look_offset_deg;
+        let first_rows = self.look(&mut readings, &first, fast, &[0])?;
+        self.log_where_the_grid_is(&first_rows);
+        let first_look = by_square(&first_rows);
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
-        let own_missing: Vec<Cell> = own_readings
+        let period = self.read_period();
+        let own_checks: Vec<OwnMarkCheck> = own
             .iter()
-            .filter(|r| !r.marked())
-            .map(|r| r.cell)
+            .zip(&own_readings)
+            .map(|(&(cell, mark), reading)| {
+                let samples = first_look
+                    .iter()
+                    .find(|(c, _)| *c == cell)
+                    .map_or(&[][..], |(_, s)| &s[..]);
+                let fit = self.fit_own_mark(&reading.blank, cell, mark, samples, period);
+                OwnMarkCheck {
+                    cell,
+                    mark,
+                    seen: reading.marked() || fit.is_some_and(|f| f.seen()),
+                    fit,
+                }
+            })
             .collect();
         if !readings.iter().any(SquareReading::marked) {
             self.look(&mut readings, empty, fast, &[offset, -offset])?;
@@ -356,42 +491,159 @@ impl Gantry {
             let slow = self.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
             self.look(&mut readings, &doubtful, slow, &[0, offset, -offset])?;
         }
-        Ok((NewMarks::from_readings(&readings), readings, own_missing))
+        Ok((NewMarks::from_readings(&readings), readings, own_checks))
+    }
+
+    /// Logs the grid's lines, where these sweeps crossed them, against where the blank read
+    /// found them: a sheet knocked or a gear that skipped teeth moves every square. Logged, not
+    /// acted on: crossed at a look's speed under a 12 mm spot, between the marks, a line's
+    /// place came out 6 to 14 degrees off on the simulator with nothing moved, more than the
+    /// 3 degrees the reading window keeps from the lines, so a stop on it would end good
+    /// games. (Rows with one square to read cross no line, and then there is nothing to log.)
+    fn log_where_the_grid_is(&self, rows: &[(Sweep, Vec<Sample>)]) {
+        let (Some(drawn), Some(now)) = (
+            self.grid_sighted,
+            self.grid_sighted
+                .and_then(|drawn| self.sight_grid(rows, drawn.depth / 2.0)),
+        ) else {
+            return;
+        };
+        let moved = now.offset_deg - drawn.offset_deg;
+        log::info!(
+            "the grid's lines on this look: {}; {} {} than at the blank read",
+            self.describe_sighting(&now),
+            crate::physical::both(self.config.scale().columns_mm(moved.abs()), moved.abs()),
+            if moved >= 0.0 { "further" } else { "nearer" }
+        );
+    }
+
+    /// The spot and the pen in degrees, for predicting where the robot's own ink shows.
+    fn ink_model(&self) -> InkModel {
+        let geometry = self.config.reading_geometry();
+        let scale = self.config.scale();
+        let line_mm = self.config.pen.line_mm;
+        InkModel {
+            spot_half_columns_deg: geometry.spot_columns_deg / 2.0,
+            spot_half_rows_deg: geometry.spot_rows_deg / 2.0,
+            line_half_deg: (scale.columns_deg(line_mm) + scale.rows_deg(line_mm)) / 4.0,
+        }
+    }
+
+    /// How well `samples` of `cell` fit the robot's `mark` drawn there.
+    fn fit_own_mark(
+        &self,
+        blank: &BlankSquare,
+        cell: Cell,
+        mark: Mark,
+        samples: &[Sample],
+        period: Duration,
+    ) -> Option<OwnInkFit> {
+        let paths = plan::mark(&self.config.board, cell, mark);
+        let model = self.ink_model();
+        let covers: Vec<f64> = samples
+            .iter()
+            .map(|s| model.cover(&paths, f64::from(s.at.columns), f64::from(s.at.rows)))
+            .collect();
+        OwnInkFit::of(blank, samples, &covers, period)
+    }
+
+    /// A closer look at the robot's own `mark` in `cell`: slow and dense, along the lines where
+    /// its ink should show most (an O's ring above and below the centre, an X's crossing).
+    pub fn look_closely_at_own(
+        &mut self,
+        blank: &BlankPaper,
+        cell: Cell,
+        mark: Mark,
+    ) -> Result<Option<OwnInkFit>> {
+        let paths = plan::mark(&self.config.board, cell, mark);
+        let window = plan::reading_window(&self.config, cell);
+        let centre_rows = self.config.board.cell_centre(cell).rows;
+        let lines = self.ink_model().best_lines(
+            &paths,
+            (*window.start(), *window.end()),
+            centre_rows,
+            self.config.reading_geometry().look_offset_deg,
+        );
+        let slow = self.reading_speed(0.2, self.config.sensing.sweep_speed_deg_per_s / 2);
+        let mut samples = Vec::new();
+        for rows in lines {
+            for (_, swept) in self.sweep_squares(&[cell], slow, rows - centre_rows)? {
+                samples.extend(swept);
+            }
+        }
+        let period = self.read_period();
+        Ok(self.fit_own_mark(&blank.of(cell), cell, mark, &samples, period))
     }
 
     /// Sweeps `cells` along the lines at `offsets` from their centres and judges them again with
-    /// what every look so far showed.
+    /// what every look so far showed; returns the last line's sweeps, every reading kept.
     fn look(
         &mut self,
         readings: &mut [SquareReading],
         cells: &[Cell],
         speed_deg_per_s: u32,
         offsets: &[i32],
-    ) -> Result<()> {
+    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
+        let mut last = Vec::new();
         let sensing = self.config.sensing.clone();
+        let spot_deg = self.config.reading_geometry().spot_columns_deg;
         for &offset in offsets {
-            let squares = self.sweep_squares(cells, speed_deg_per_s, offset)?;
+            let rows = self.sweep_rows(cells, speed_deg_per_s, offset)?;
+            let squares = by_square(&rows);
             // As timed on these very sweeps.
             let period = self.read_period();
-            for (cell, samples) in squares {
+            for (cell, samples) in &squares {
+                let (cell, samples) = (*cell, &samples[..]);
                 let reading = readings
                     .iter_mut()
                     .find(|r| r.cell == cell)
                     .expect("every swept square has a reading");
-                let look =
-                    Look::of(&reading.blank, &samples, &sensing, period).ok_or_else(|| {
-                        MotionError::Unread {
-                            square: self.square_name(cell),
-                        }
-                    })?;
+                let look = Look::of(
+                    &reading.blank,
+                    samples,
+                    &sensing,
+                    period,
+                    spot_deg,
+                    offset == 0,
+                )
+                .ok_or_else(|| MotionError::Unread {
+                    square: self.square_name(cell),
+                })?;
                 reading.looks.push(look);
             }
+            last = rows;
         }
         for reading in readings.iter_mut().filter(|r| cells.contains(&r.cell)) {
             reading.evidence = sensing::judge(&reading.blank, &reading.looks, &sensing);
         }
-        Ok(())
+        Ok(last)
     }
+}
+
+/// What the robot saw on a sheet before drawing its grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsedSheet {
+    /// Squares that already hold a clear mark.
+    pub marked: Vec<Cell>,
+    /// A grid already drawn where the robot draws its own.
+    pub grid: Option<GridSighting>,
+}
+
+impl UsedSheet {
+    pub fn is_used(&self) -> bool {
+        !self.marked.is_empty() || self.grid.is_some()
+    }
+}
+
+/// What a look showed of one of the robot's own marks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OwnMarkCheck {
+    pub cell: Cell,
+    pub mark: Mark,
+    /// Seen: the square reads as marked, or the readings fit the mark's shape.
+    pub seen: bool,
+    /// The fit to the mark's shape, if any reading should have seen its ink.
+    pub fit: Option<OwnInkFit>,
 }
 
 /// Each square's readings out of the sweeps' (those in its window).
