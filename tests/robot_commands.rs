@@ -88,7 +88,7 @@ fn a_world_file_shapes_the_simulated_robot_and_a_bad_one_is_named() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("fine-pen.json"),
-        r#"{"human_pen_width_deg": 2.5}"#,
+        r#"{"human_pen_width_mm": 0.5}"#,
     )
     .unwrap();
     command(&dir)

@@ -343,18 +343,14 @@ fn paper_rows(board: &BoardGeometry, world: &crate::hw::sim::World) -> Vec<Strin
         let mut line = String::new();
         let mut c = f64::from(min.columns) + 5.0;
         while c < f64::from(max.columns) {
-            let ink = world
-                .paper()
-                .ink_cover(PaperPoint::new(c, r))
-                .max(world.paper().ink_cover(PaperPoint::new(c, r - 5.0)))
-                .max(world.paper().ink_cover(PaperPoint::new(c, r + 5.0)));
+            let ink = world.paper().ink_in_box(PaperPoint::new(c, r), 5.0, 10.0);
             line.push(if near(pen, c, r) {
                 '+'
             } else if near(sensor, c, r) {
                 'o'
-            } else if ink > 0.3 {
+            } else if ink >= 0.15 {
                 '#'
-            } else if ink > 0.05 {
+            } else if ink > 0.0 {
                 ':'
             } else {
                 '.'

@@ -264,10 +264,10 @@ impl Look {
     ///
     /// Two depths: against the square's blank level (a filled square reads dark all along, so
     /// only the blank level shows it), and against the paper on either side of each stretch
-    /// (the median of the readings [`LOCAL_PAPER_DEG`] either side of it). Paper is not equally
-    /// white, and a line off centre or a long line can drift by a few percent; the faint test
-    /// uses the local depth, which such a drift does not move, while a stroke's dip, narrower
-    /// than the span, stands out of it.
+    /// (the median of the readings one to two spots away, [`local_paper_deg`]). Paper is not
+    /// equally white, and a line off centre or a long line can drift by a few percent; the
+    /// faint test uses the local depth, which such a drift does not move, while a stroke's dip,
+    /// narrower than the span, stands out of it.
     ///
     /// The faint test asks for the local depth of a few readings in a row to pass the faint
     /// floor (a contrast), and for a stretch one spot wide, the width over which a stroke's dip

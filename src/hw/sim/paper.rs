@@ -267,6 +267,26 @@ impl Paper {
         (all, inked, ink)
     }
 
+    /// How much of the box `half_columns` by `half_rows` degrees either side of `at` is ink,
+    /// from 0 to 1: what a character of the terminal's picture of the sheet shows.
+    pub fn ink_in_box(&self, at: PaperPoint, half_columns: f64, half_rows: f64) -> f64 {
+        let clamp = |deg: f64, origin: f64, cells: usize| {
+            ((deg - origin).round().max(0.0) as usize).min(cells)
+        };
+        let from = clamp(at.columns - half_columns, self.min.columns, self.width);
+        let to = clamp(at.columns + half_columns, self.min.columns, self.width);
+        let top = clamp(at.rows - half_rows, self.min.rows, self.height);
+        let bottom = clamp(at.rows + half_rows, self.min.rows, self.height);
+        let all = (to - from) * (bottom - top);
+        let inked: u32 = (top..bottom)
+            .map(|y| {
+                let row = y * (self.width + 1);
+                self.inked_before[row + to] - self.inked_before[row + from]
+            })
+            .sum();
+        f64::from(inked) / all.max(1) as f64
+    }
+
     /// How much of the sensor's spot around `at` is ink, from 0 to 1.
     pub fn ink_cover(&self, at: PaperPoint) -> f64 {
         let (all, inked, _) = self.spot_totals(at);

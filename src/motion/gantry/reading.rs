@@ -218,7 +218,7 @@ impl Gantry {
     }
 
     /// The speed at which readings come at most `fraction` of the sensor's spot apart, at
-    /// least [`WINDOW_READINGS`] of them fall in a square's window, and at most
+    /// least `WINDOW_READINGS` of them fall in a square's window, and at most
     /// `most_deg_per_s`. Under a narrow spot the first bounds the speed; under a wide one,
     /// whose window is short, the second.
     pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
