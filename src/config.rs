@@ -482,6 +482,27 @@ pub enum ConfigError {
     },
 }
 
+/// Settings an older robot.json may still hold, each with what took its place: a file written
+/// for an earlier version gets a sentence saying what to change, not just "unknown field".
+const RETIRED_FIELDS: [(&str, &str, &str); 3] = [
+    (
+        "sensing",
+        "spot_deg",
+        "give the sensor's spot on the paper in millimetres as sensing.spot_mm (docs/sensor.md)",
+    ),
+    (
+        "sensing",
+        "sweep_deg",
+        "the stretch read in each square follows from sensing.spot_mm, pen.line_mm, \
+         board.square_deg and the axes' mm_per_deg",
+    ),
+    (
+        "sensing",
+        "second_look_offset_deg",
+        "a second look runs up to a quarter of a square off the first, clear of the grid lines",
+    ),
+];
+
 impl RobotConfig {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> Result<RobotConfig, ConfigError> {
@@ -502,6 +523,13 @@ impl RobotConfig {
         let given = crate::strict_json::parse(text).map_err(|e| parse_error(e.to_string()))?;
         if !given.is_object() {
             return Err(parse_error("must be a JSON object".to_string()));
+        }
+        for (section, name, instead) in RETIRED_FIELDS {
+            if given.get(section).and_then(|s| s.get(name)).is_some() {
+                return Err(parse_error(format!(
+                    "{section}.{name} is no longer a setting: {instead}"
+                )));
+            }
         }
         // Fields left out take the default robot's values, at every depth: a file that names only
         // `rows.port` keeps the rows axis's own travel, not some generic axis's.
