@@ -176,6 +176,102 @@ pub fn line_cover(line_mm: f64, spot_mm: f64) -> f64 {
     2.0 * segment(h) / (std::f64::consts::PI * r * r)
 }
 
+/// Black ink's reflected light as a share of white paper's, read by the EV3 colour sensor
+/// (`docs/sensor.md`: about 10 % where the paper reads 70 %).
+pub const BLACK_INK_OF_PAPER: f64 = 1.0 / 7.0;
+
+/// Graphite's, a pencil's line: a mid grey, taken at the pale (harsh) end (`docs/sensor.md`).
+pub const GRAPHITE_OF_PAPER: f64 = 0.75;
+
+/// A person's pen: its line's width and how dark its ink reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pen {
+    pub name: &'static str,
+    pub width_mm: f64,
+    /// The ink's reflected light as a share of the paper's: black ink about a seventh, graphite
+    /// about three quarters (`docs/sensor.md`).
+    pub ink_of_paper: f64,
+}
+
+/// The pens people play with, finest first: the detection matrix reads each, and `calibrate`
+/// says which the configured spot can see. Widths and inks from `docs/sensor.md`.
+pub const PENS: [Pen; 5] = [
+    Pen {
+        name: "fine-liner 0.3 mm",
+        width_mm: 0.3,
+        ink_of_paper: BLACK_INK_OF_PAPER,
+    },
+    Pen {
+        name: "ballpoint 0.5 mm",
+        width_mm: 0.5,
+        ink_of_paper: BLACK_INK_OF_PAPER,
+    },
+    Pen {
+        name: "marker 1 mm",
+        width_mm: 1.0,
+        ink_of_paper: BLACK_INK_OF_PAPER,
+    },
+    Pen {
+        name: "broad marker 2.5 mm",
+        width_mm: 2.5,
+        ink_of_paper: BLACK_INK_OF_PAPER,
+    },
+    Pen {
+        name: "pencil 0.7 mm",
+        width_mm: 0.7,
+        ink_of_paper: GRAPHITE_OF_PAPER,
+    },
+];
+
+impl Pen {
+    /// How much darker than its paper one stroke of this pen makes a spot `spot_mm` across at
+    /// most (the stroke through the spot's centre), as a share of the paper's light.
+    pub fn stroke_dip(&self, spot_mm: f64) -> f64 {
+        line_cover(self.width_mm, spot_mm) * (1.0 - self.ink_of_paper)
+    }
+}
+
+/// The thinnest line of an ink reading `ink_of_paper` of the paper's light that darkens a spot
+/// `spot_mm` across by `floor` (a share of the paper's light) where it crosses the spot's
+/// centre; `None` when not even a line as wide as the spot does.
+///
+/// ```
+/// use ev3_tictactoe::physical::thinnest_line_mm;
+/// // Black ink (a seventh of the paper's light) under a 12 mm spot, against a 6 % floor.
+/// let thinnest = thinnest_line_mm(12.0, 1.0 / 7.0, 0.06).unwrap();
+/// assert!((0.6..0.7).contains(&thinnest), "{thinnest}");
+/// assert_eq!(thinnest_line_mm(12.0, 0.97, 0.06), None);
+/// ```
+pub fn thinnest_line_mm(spot_mm: f64, ink_of_paper: f64, floor: f64) -> Option<f64> {
+    let dip = |width: f64| line_cover(width, spot_mm) * (1.0 - ink_of_paper);
+    if dip(spot_mm) < floor {
+        return None;
+    }
+    // The dip grows with the width: halve the bracket until it is a hundredth of a mm.
+    let (mut thin, mut wide) = (0.0, spot_mm);
+    while wide - thin > 0.01 {
+        let mid = (thin + wide) / 2.0;
+        if dip(mid) >= floor {
+            wide = mid;
+        } else {
+            thin = mid;
+        }
+    }
+    Some(wide)
+}
+
+/// An axis's millimetres per degree from a line it drew `drawn_deg` long, measured end to end
+/// with a ruler as `measured_mm`: the pen's round tip adds half its line `line_mm` at each end.
+///
+/// ```
+/// use ev3_tictactoe::physical::mm_per_deg_from_ruler;
+/// // A 3 x 3 grid of 100-degree squares: its lines are 300 degrees long.
+/// assert!((mm_per_deg_from_ruler(65.0, 300.0, 1.0) - 0.2133).abs() < 0.0001);
+/// ```
+pub fn mm_per_deg_from_ruler(measured_mm: f64, drawn_deg: f64, line_mm: f64) -> f64 {
+    (measured_mm - line_mm) / drawn_deg
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,6 +71,104 @@ fn calibrating_the_simulated_robot_reports_and_suggests_thresholds() {
 }
 
 #[test]
+fn calibrating_says_in_both_units_what_the_eye_reads_by_and_which_pens_it_can_see() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = command(&dir).args(["calibrate", "--sim"]).output().unwrap();
+    assert!(report.status.success());
+    let report = String::from_utf8(report.stdout).unwrap();
+    // The default robot: a 24-tooth gear on the rack, 100-degree squares, a 12 mm spot.
+    assert!(
+        report.contains("squares 21 mm (100 deg) along the columns axis"),
+        "{report}"
+    );
+    assert!(
+        report.contains("the sensor's spot 12 mm (56 deg)"),
+        "{report}"
+    );
+    let verdict = |pen: &str| {
+        report
+            .lines()
+            .find(|line| line.trim_start().starts_with(pen))
+            .unwrap_or_else(|| panic!("no line for {pen}: {report}"))
+            .to_string()
+    };
+    assert!(verdict("fine-liner").contains("beyond this sensor"));
+    assert!(verdict("pencil").contains("beyond this sensor"));
+    assert!(verdict("marker 1 mm").ends_with("seen"));
+    // Mounted low, with a 6 mm spot, a ballpoint's line is seen too.
+    std::fs::write(
+        dir.path().join("low.json"),
+        r#"{"sensing": {"spot_mm": 6}}"#,
+    )
+    .unwrap();
+    command(&dir)
+        .args(["calibrate", "--sim", "--config", "low.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"ballpoint 0.5 mm +\d+\.\d % darker: seen").unwrap());
+}
+
+#[test]
+fn each_game_logs_the_lengths_it_reads_by_in_both_units() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir)
+        .args(["demo", "--games", "1", "--log", "game.log"])
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(dir.path().join("game.log")).unwrap();
+    for said in [
+        "the eye: squares 21 mm (100 deg)",
+        "the eye: the sensor's spot 12 mm (56 deg) across",
+        "the eye: a fresh reading every ",
+        "the eye: the thinnest line this spot tells from paper",
+    ] {
+        assert!(log.contains(said), "{said:?} is not in the log:\n{log}");
+    }
+}
+
+#[test]
+fn a_grid_measured_with_a_ruler_sets_each_axis_s_millimetres_per_degree() {
+    let dir = tempfile::tempdir().unwrap();
+    // The default grid's lines are 3 x 100 degrees long; each measures 1 mm more than the
+    // pen travelled (half the pen's line at either end).
+    let output = command(&dir)
+        .args(["calibrate", "--grid-mm", "61x76"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(r#"Suggested: "columns": {"mm_per_deg": 0.2}, "rows": {"mm_per_deg": 0.25}"#),
+        "{text}"
+    );
+    // The lengths it then reads by follow each axis's own scale.
+    assert!(
+        text.contains("squares 20 mm (100 deg) along the columns axis by 25 mm (100 deg)"),
+        "{text}"
+    );
+    assert!(text.contains("the sensor's spot 12 mm (60 deg) across (48 deg of the rows axis)"));
+    // The suggestion loads as it is printed.
+    std::fs::write(
+        dir.path().join("robot.json"),
+        r#"{"columns": {"mm_per_deg": 0.2}, "rows": {"mm_per_deg": 0.25}}"#,
+    )
+    .unwrap();
+    command(&dir)
+        .args(["calibrate", "--sim"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("squares 20 mm (100 deg)"));
+    // A length no grid of this config's could measure is named.
+    command(&dir)
+        .args(["calibrate", "--grid-mm", "900"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--grid-mm: a columns line 900 mm long for 300 degrees drawn is 2.9967 mm per degree",
+        ));
+}
+
+#[test]
 fn calibrating_without_a_brick_says_what_is_missing() {
     let dir = tempfile::tempdir().unwrap();
     command(&dir)

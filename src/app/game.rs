@@ -284,6 +284,9 @@ impl Program<'_> {
             blank.levels(),
             blank.squares[0].noise
         );
+        for line in self.gantry.describe_eye() {
+            log::info!("the eye: {line}");
+        }
         self.warn_if_the_sensor_is_slow();
         self.gantry.park()?;
         Ok(blank)

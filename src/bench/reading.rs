@@ -23,48 +23,10 @@ use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::{Author, PaperLook, PaperPoint, SimBody, SimRobot, SimSettings};
 use crate::motion::sensing::NewMarks;
 use crate::motion::{plan, Gantry};
+pub use crate::physical::{Pen, PENS};
 use anyhow::Context;
 use std::fmt::Write as _;
 use std::time::Duration;
-
-/// A person's pen: its line's width and how dark its ink reads.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Pen {
-    pub name: &'static str,
-    pub width_mm: f64,
-    /// The ink's reflected light as a share of the paper's: black ink about a seventh, graphite
-    /// about three quarters (`docs/sensor.md`).
-    pub ink_of_paper: f64,
-}
-
-/// The pens of the matrix, finest first.
-pub const PENS: [Pen; 5] = [
-    Pen {
-        name: "fine-liner 0.3 mm",
-        width_mm: 0.3,
-        ink_of_paper: 1.0 / 7.0,
-    },
-    Pen {
-        name: "ballpoint 0.5 mm",
-        width_mm: 0.5,
-        ink_of_paper: 1.0 / 7.0,
-    },
-    Pen {
-        name: "marker 1 mm",
-        width_mm: 1.0,
-        ink_of_paper: 1.0 / 7.0,
-    },
-    Pen {
-        name: "broad marker 2.5 mm",
-        width_mm: 2.5,
-        ink_of_paper: 1.0 / 7.0,
-    },
-    Pen {
-        name: "pencil 0.7 mm",
-        width_mm: 0.7,
-        ink_of_paper: 0.75,
-    },
-];
 
 /// The sensor's footprints of the matrix, in mm: nearly on the paper, between, a centimetre up.
 pub const SPOTS_MM: [f64; 3] = [6.0, 9.0, 12.0];

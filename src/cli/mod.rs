@@ -344,6 +344,29 @@ pub struct CalibrateArgs {
     /// With --sim: the simulated world, a JSON file (see src/hw/sim/settings_file.rs)
     #[arg(long, value_name = "FILE", requires = "sim")]
     pub world: Option<PathBuf>,
+    /// Work out each axis's mm_per_deg from a grid this config drew, measured with a ruler:
+    /// a line the columns axis drew, end to end, then one the rows axis drew, in mm (for
+    /// example 65x64, or 65 for both). Needs no robot; prints the settings and the sensing
+    /// lengths they give
+    #[arg(long, value_name = "COLUMNSxROWS", value_parser = ruler_lengths, conflicts_with_all = ["sim", "paper", "world"])]
+    pub grid_mm: Option<(f64, f64)>,
+}
+
+/// `65x64` (or `65` for both): two lengths in millimetres, each more than 0 and at most a
+/// metre.
+fn ruler_lengths(text: &str) -> Result<(f64, f64), String> {
+    let length = |part: &str| -> Result<f64, String> {
+        match part.trim().parse::<f64>() {
+            Ok(mm) if mm > 0.0 && mm <= 1000.0 => Ok(mm),
+            _ => Err(format!(
+                "{part:?} is not a length in mm from 0 to 1000 (give two as 65x64, or one)"
+            )),
+        }
+    };
+    match text.split_once(['x', 'X']) {
+        Some((columns, rows)) => Ok((length(columns)?, length(rows)?)),
+        None => length(text).map(|mm| (mm, mm)),
+    }
 }
 
 /// The variant of the game.
@@ -514,6 +537,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Calibrate(args) => {
             let (config, source) = args.config.load()?;
+            if let Some(measured) = args.grid_mm {
+                return robot::scale_from_ruler(&config, &source, measured);
+            }
             let options = robot::CalibrateOptions {
                 sim: args.sim,
                 wait_for_mark: std::time::Duration::from_secs(args.wait),

@@ -8,6 +8,7 @@ use crate::hw::sim::picture::{self, Area};
 use crate::hw::sim::{human, PaperPoint, SimBody, SimRobot, SimSettings};
 use crate::motion::calibrate::{self, Step};
 use crate::motion::Gantry;
+use crate::physical;
 use anyhow::Context;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -102,10 +103,78 @@ pub(super) fn calibrate(
         "{}",
         calibration.render(config.columns.travel_deg, config.rows.travel_deg)
     )?;
+    writeln!(
+        out,
+        "The robot reads by (measure a grid it drew and run calibrate --grid-mm to set the \
+         axes' mm_per_deg):"
+    )?;
+    for line in gantry.describe_eye() {
+        writeln!(out, "  {line}")?;
+    }
+    write!(out, "{}", calibrate::pens_table(config))?;
     if let (Some(sim), Some(path)) = (&sim, &options.paper) {
         save_paper(sim, &config.board, path)?;
         writeln!(out, "The simulated sheet is in {}.", path.display())?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `calibrate --grid-mm`: each axis's mm_per_deg from its grid line as measured, the settings
+/// to save, and the sensing lengths they give. A length that makes no sense for this config's
+/// grid is bad input, named.
+pub(super) fn scale_from_ruler(
+    config: &RobotConfig,
+    source: &str,
+    (columns_mm, rows_mm): (f64, f64),
+) -> anyhow::Result<ExitCode> {
+    let board = &config.board;
+    let drawn_deg = f64::from(board.square_deg) * board.size as f64;
+    let line_mm = config.pen.line_mm;
+    let mut measured = config.clone();
+    for (axis, mm, setting) in [
+        ("columns", columns_mm, &mut measured.columns.mm_per_deg),
+        ("rows", rows_mm, &mut measured.rows.mm_per_deg),
+    ] {
+        let per_deg = physical::mm_per_deg_from_ruler(mm, drawn_deg, line_mm);
+        if !(0.01..=2.0).contains(&per_deg) {
+            return Err(BadInput(format!(
+                "--grid-mm: a {axis} line {mm} mm long for {drawn_deg:.0} degrees drawn is \
+                 {per_deg:.4} mm per degree; it must be from 0.01 to 2 (was the grid measured \
+                 drawn with this config's board, {} squares of {} degrees, from {source}?)",
+                board.size, board.square_deg
+            ))
+            .into());
+        }
+        *setting = (per_deg * 10_000.0).round() / 10_000.0;
+    }
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "Robot config: {source}. Its grid's lines are {drawn_deg:.0} degrees long; with the \
+         pen's {line_mm} mm line that makes:"
+    )?;
+    writeln!(
+        out,
+        "Suggested: \"columns\": {{\"mm_per_deg\": {}}}, \"rows\": {{\"mm_per_deg\": {}}} \
+         (now {} and {}).",
+        measured.columns.mm_per_deg,
+        measured.rows.mm_per_deg,
+        config.columns.mm_per_deg,
+        config.rows.mm_per_deg
+    )?;
+    if let Err((field, problem)) = measured.validate() {
+        writeln!(out, "But with them {field} {problem}.")?;
+    }
+    writeln!(
+        out,
+        "At that scale the robot reads by (a reading every {} ms, sensing.sample_ms):",
+        config.sensing.sample_ms
+    )?;
+    let period = Duration::from_millis(config.sensing.sample_ms);
+    for line in crate::motion::gantry::describe_eye(&measured, period) {
+        writeln!(out, "  {line}")?;
+    }
+    write!(out, "{}", calibrate::pens_table(&measured))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,8 +3,9 @@
 
 use super::gantry::ReadSpread;
 use super::{sensing, Axis, Gantry, MotionError};
-use crate::config::SensingConfig;
+use crate::config::{RobotConfig, SensingConfig};
 use crate::game::Cell;
+use crate::physical::PENS;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -139,6 +140,29 @@ impl Calibration {
         }
         out
     }
+}
+
+/// Which pens the configured sensor spot can see, with the figures: each pen's stroke through
+/// the spot's centre, how much darker than the paper it reads, against the faint floor
+/// (`sensing.faint_contrast_percent`). Below it no threshold tells the stroke from paper; a
+/// filled square of any of them is read.
+pub fn pens_table(config: &RobotConfig) -> String {
+    let spot_mm = config.sensing.spot_mm;
+    let floor = f64::from(config.sensing.faint_contrast_percent);
+    let mut out = format!(
+        "Pens under this {spot_mm} mm spot (one stroke through its centre; it must read at least \
+         {floor:.0} % darker than the paper):\n"
+    );
+    for pen in PENS {
+        let dip = pen.stroke_dip(spot_mm) * 100.0;
+        let verdict = if dip >= floor {
+            "seen"
+        } else {
+            "beyond this sensor: draw with a thicker or darker pen, or mount the sensor lower"
+        };
+        let _ = writeln!(out, "  {:<20} {dip:>4.1} % darker: {verdict}", pen.name);
+    }
+    out
 }
 
 /// Waits for the touch sensor to be pressed and released, up to `timeout`. False if it was not.

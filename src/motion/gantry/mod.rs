@@ -19,7 +19,10 @@ use std::time::Duration;
 mod reading;
 mod travel;
 
-pub use reading::{BlankPaper, OwnMarkCheck, ReadSpread, UsedSheet, FIRST_LOOK_SPACING};
+pub use reading::{
+    blank_speed, describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, UsedSheet,
+    FIRST_LOOK_SPACING,
+};
 
 type Result<T> = std::result::Result<T, MotionError>;
 

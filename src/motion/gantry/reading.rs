@@ -4,7 +4,7 @@
 //! measured as it is used: its period, and the spread of the time between reads.
 
 use super::{Finish, Gantry, Pace, Result};
-use crate::config::AxisPoint;
+use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::game::Mark;
 use crate::motion::own_ink::{InkModel, OwnInkFit};
@@ -44,6 +44,98 @@ pub const WINDOW_READINGS: f64 = 6.0;
 
 /// A sweep may start with the rows axis this close to its line, still settling.
 const ROWS_SETTLED_DEG: i32 = 1;
+
+/// [`Gantry::reading_speed`] for a robot `config` whose sensor reads every `period`.
+pub fn reading_speed(
+    config: &RobotConfig,
+    period: Duration,
+    fraction: f64,
+    most_deg_per_s: u32,
+) -> u32 {
+    let geometry = config.reading_geometry();
+    let period = period.as_secs_f64().max(1e-3);
+    let spacing_deg = (geometry.spot_columns_deg * fraction)
+        .min(2.0 * f64::from(geometry.window_half_deg) / WINDOW_READINGS);
+    let fits = spacing_deg / period;
+    (fits as u32).clamp(
+        SLOWEST_SWEEP_DEG_PER_S.min(most_deg_per_s),
+        most_deg_per_s.max(1),
+    )
+}
+
+/// The pace of the blank read: [`BLANK_READINGS`] fresh readings in each square's window
+/// (three quarters of it, what a window keeps of its readings at speed), and no faster than
+/// the first look.
+pub fn blank_speed(config: &RobotConfig, period: Duration) -> u32 {
+    let window = 1.5 * f64::from(config.reading_geometry().window_half_deg);
+    let fits = window / (BLANK_READINGS * period.as_secs_f64().max(1e-3));
+    let first_look = reading_speed(
+        config,
+        period,
+        FIRST_LOOK_SPACING,
+        config.sensing.sweep_speed_deg_per_s,
+    );
+    (fits as u32).clamp(SLOWEST_SWEEP_DEG_PER_S, first_look.max(1))
+}
+
+/// Every length the robot reads by, in millimetres and degrees, one sentence each: the
+/// square, the marks and the pen's line, the sensor's spot, where in a square it reads, how
+/// far apart its readings fall, and the thinnest line the spot can tell from paper. Logged
+/// at each game's start and printed by `calibrate`, so a person can set them against a
+/// ruler and the sheet. `period` is the time between two fresh readings.
+pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
+    let scale = config.scale();
+    let board = &config.board;
+    let geometry = config.reading_geometry();
+    let square = f64::from(board.square_deg);
+    let spacing = |speed: u32| {
+        let deg = f64::from(speed) * period.as_secs_f64();
+        format!("{speed} deg/s, a reading every {}", scale.both_columns(deg))
+    };
+    let faint = f64::from(config.sensing.faint_contrast_percent) / 100.0;
+    let thinnest = |ink_of_paper: f64| {
+        crate::physical::thinnest_line_mm(config.sensing.spot_mm, ink_of_paper, faint).map_or_else(
+            || "none, however wide".to_string(),
+            |mm| scale.both_columns(scale.columns_deg(mm)),
+        )
+    };
+    vec![
+        format!(
+            "squares {} along the columns axis by {} along the rows; the robot's marks {} \
+             across; its pen's line {}",
+            scale.both_columns(square),
+            scale.both_rows(square),
+            scale.both_columns(f64::from(board.mark_size_deg)),
+            scale.both_columns(scale.columns_deg(config.pen.line_mm)),
+        ),
+        format!(
+            "the sensor's spot {} across ({:.0} deg of the rows axis); it reads {} either \
+             side of a square's centre, clear of the grid lines, and a second look {} off it",
+            scale.both_columns(geometry.spot_columns_deg),
+            geometry.spot_rows_deg,
+            scale.both_columns(f64::from(geometry.window_half_deg)),
+            scale.both_rows(f64::from(geometry.look_offset_deg)),
+        ),
+        format!(
+            "a fresh reading every {:.1} ms: the first look at {}; the blank read at {}",
+            period.as_secs_f64() * 1000.0,
+            spacing(reading_speed(
+                config,
+                period,
+                FIRST_LOOK_SPACING,
+                config.sensing.sweep_speed_deg_per_s
+            )),
+            spacing(blank_speed(config, period)),
+        ),
+        format!(
+            "the thinnest line this spot tells from paper ({:.0} % darker, \
+             sensing.faint_contrast_percent): black ink {}, pencil {}",
+            faint * 100.0,
+            thinnest(crate::physical::BLACK_INK_OF_PAPER),
+            thinnest(crate::physical::GRAPHITE_OF_PAPER),
+        ),
+    ]
+}
 
 /// Each square's blank paper (level and noise), measured once the grid is drawn.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,15 +314,7 @@ impl Gantry {
     /// `most_deg_per_s`. Under a narrow spot the first bounds the speed; under a wide one,
     /// whose window is short, the second.
     pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
-        let geometry = self.config.reading_geometry();
-        let period = self.read_period().as_secs_f64().max(1e-3);
-        let spacing_deg = (geometry.spot_columns_deg * fraction)
-            .min(2.0 * f64::from(geometry.window_half_deg) / WINDOW_READINGS);
-        let fits = spacing_deg / period;
-        (fits as u32).clamp(
-            SLOWEST_SWEEP_DEG_PER_S.min(most_deg_per_s),
-            most_deg_per_s.max(1),
-        )
+        reading_speed(&self.config, self.read_period(), fraction, most_deg_per_s)
     }
 
     /// Reads every square's blank paper: level and noise. The sweep runs at the first look's
@@ -282,6 +366,11 @@ impl Gantry {
         )
     }
 
+    /// [`describe_eye`] at the read period measured so far.
+    pub fn describe_eye(&self) -> Vec<String> {
+        describe_eye(&self.config, self.read_period())
+    }
+
     /// A grid sighting in words, in both units.
     fn describe_sighting(&self, seen: &GridSighting) -> String {
         let scale = self.config.scale();
@@ -315,13 +404,8 @@ impl Gantry {
             .collect()
     }
 
-    /// The pace of the blank read: [`BLANK_READINGS`] fresh readings in each square's window
-    /// (three quarters of it, what a window keeps of its readings at speed), and no faster than
-    /// the first look.
     fn blank_speed(&self) -> u32 {
-        let window = 1.5 * f64::from(self.config.reading_geometry().window_half_deg);
-        let fits = window / (BLANK_READINGS * self.read_period().as_secs_f64().max(1e-3));
-        (fits as u32).clamp(SLOWEST_SWEEP_DEG_PER_S, self.first_look_speed().max(1))
+        blank_speed(&self.config, self.read_period())
     }
 
     fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
