@@ -6,6 +6,7 @@ use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
 use crate::ai::Difficulty;
 use crate::game::{Board, Cell, Mark, Rules, Status};
+use crate::motion::gantry::ruler::GridCheck;
 use crate::motion::gantry::{BlankPaper, OwnMarkCheck};
 use crate::motion::plan;
 use crate::motion::sensing::NewMarks;
@@ -564,6 +565,7 @@ impl Program<'_> {
             )
             .with_board(&after),
         );
+        self.check_the_grid_is_where_it_was(board)?;
         let geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();
         self.gantry.draw(&plan::mark(&geometry, cell, mark))?;
@@ -574,6 +576,33 @@ impl Program<'_> {
             self.since(began)
         );
         Ok(cell)
+    }
+
+    /// Before the robot draws: the grid's lines, crossed between empty squares of `board`, must
+    /// be where they were when it drew them. An axis that slipped is put right by re-homing,
+    /// and the person is told; a sheet that moved ends the game with how far and which way
+    /// (see [`crate::motion::gantry::ruler`]).
+    fn check_the_grid_is_where_it_was(&mut self, board: &Board) -> Flow<()> {
+        let empty: Vec<Cell> = board.empty_cells().collect();
+        match self.gantry.check_grid(&empty)? {
+            GridCheck::InPlace(place) => {
+                log::info!(
+                    "the grid is in place: {}",
+                    self.gantry.describe_grid_place(&place)
+                );
+            }
+            GridCheck::Rehomed { before, after } => {
+                let line = format!(
+                    "The grid had moved ({}), so an axis had slipped: I found my end stops \
+                     again, and now it is {}.",
+                    self.gantry.describe_grid_place(&before),
+                    self.gantry.describe_grid_place(&after)
+                );
+                log::warn!("{line}");
+                self.panel.note(&line);
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn strike(&mut self, line: &[Cell]) -> Flow<()> {

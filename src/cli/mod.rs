@@ -348,7 +348,13 @@ pub struct CalibrateArgs {
     /// a line the columns axis drew, end to end, then one the rows axis drew, in mm (for
     /// example 65x64, or 65 for both). Needs no robot; prints the settings and the sensing
     /// lengths they give
-    #[arg(long, value_name = "COLUMNSxROWS", value_parser = ruler_lengths, conflicts_with_all = ["sim", "paper", "world"])]
+    #[arg(
+        long,
+        value_name = "COLUMNSxROWS",
+        value_parser = ruler_lengths,
+        allow_hyphen_values = true,
+        conflicts_with_all = ["sim", "paper", "world"]
+    )]
     pub grid_mm: Option<(f64, f64)>,
 }
 

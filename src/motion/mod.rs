@@ -12,6 +12,7 @@ pub mod leg;
 pub mod original;
 pub mod own_ink;
 pub mod plan;
+pub mod ruler;
 pub mod safe_state;
 pub mod sensing;
 pub mod stall;
@@ -88,6 +89,18 @@ pub enum MotionError {
          lines, the sensor read at most {darkest_percent}% darker than the paper)"
     )]
     NoInk { darkest_percent: u8 },
+    #[error(
+        "the sheet has moved {mm:.1} mm ({deg} deg) along the {axis}, {} its end stop, \
+         since the grid was drawn (re-homing did not bring the grid back): put the sheet back \
+         where the grid lines up, or start a new game on a fresh sheet",
+        gantry::ruler::toward(*away_from_stop)
+    )]
+    SheetMoved {
+        axis: Axis,
+        mm: f64,
+        deg: i32,
+        away_from_stop: bool,
+    },
     #[error("the sensor took no readings in {square}: sample more often or sweep slower")]
     Unread { square: String },
 }

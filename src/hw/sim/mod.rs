@@ -220,6 +220,20 @@ impl World {
         self.motors[axis as usize].inject(MotorFault::Jammed);
     }
 
+    /// An axis's pinion skips `deg` on its rack (worn teeth, a knock): the carriage is from
+    /// now on that far short of where the encoder says, until the robot homes again.
+    pub fn skip_teeth(&mut self, axis: Axis, deg: f64) {
+        self.motors[axis as usize].skip(deg);
+    }
+
+    /// The sheet slides under the robot, by `columns_deg` and `rows_deg` away from each axis's
+    /// end stop, ink and all.
+    pub fn move_sheet(&mut self, columns_deg: f64, rows_deg: f64) {
+        // The robot's frame over the paper shifts the other way.
+        self.paper_zero_deg[Axis::Columns as usize] += columns_deg;
+        self.paper_zero_deg[Axis::Rows as usize] += rows_deg;
+    }
+
     pub fn motor(&self, axis: Axis) -> &SimMotor {
         &self.motors[axis as usize]
     }

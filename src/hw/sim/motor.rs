@@ -64,6 +64,8 @@ pub struct SimMotor {
     disconnected: bool,
     /// How long the motor has been driven with its speed reading 0.
     still_driven_s: f64,
+    /// How far the shaft has turned without the output: the teeth a pinion skipped on its rack.
+    skipped_deg: f64,
 }
 
 impl SimMotor {
@@ -82,7 +84,17 @@ impl SimMotor {
             turned_deg: 0.0,
             disconnected: false,
             still_driven_s: 0.0,
+            skipped_deg: 0.0,
         }
+    }
+
+    /// The pinion skips on its rack: the shaft (and the encoder) turned `deg` further than the
+    /// output, which from now on lags the shaft by that much more, until homing finds the
+    /// output's end again.
+    pub fn skip(&mut self, deg: f64) {
+        self.skipped_deg += deg;
+        let (low, high) = (self.physics.low_end_deg, self.physics.high_end_deg);
+        self.output_deg = (self.output_deg - deg).clamp(low, high);
     }
 
     /// Injects a fault from now on.
@@ -231,23 +243,25 @@ impl SimMotor {
     /// the shaft stops too, unless the gear slips.
     fn move_output(&mut self) {
         let half_play = self.physics.backlash_deg / 2.0;
-        if self.shaft_deg - self.output_deg > half_play {
-            self.output_deg = self.shaft_deg - half_play;
-        } else if self.output_deg - self.shaft_deg > half_play {
-            self.output_deg = self.shaft_deg + half_play;
+        // Where the shaft would put the output, past the teeth it skipped.
+        let drive = self.shaft_deg - self.skipped_deg;
+        if drive - self.output_deg > half_play {
+            self.output_deg = drive - half_play;
+        } else if self.output_deg - drive > half_play {
+            self.output_deg = drive + half_play;
         }
         let (low, high) = (self.physics.low_end_deg, self.physics.high_end_deg);
         let slips = self.fault == MotorFault::NeverStalls;
         if self.output_deg < low {
             self.output_deg = low;
-            if !slips && self.shaft_deg < low - half_play {
-                self.shaft_deg = low - half_play;
+            if !slips && drive < low - half_play {
+                self.shaft_deg = low - half_play + self.skipped_deg;
                 self.velocity = 0.0;
             }
         } else if self.output_deg > high {
             self.output_deg = high;
-            if !slips && self.shaft_deg > high + half_play {
-                self.shaft_deg = high + half_play;
+            if !slips && drive > high + half_play {
+                self.shaft_deg = high + half_play + self.skipped_deg;
                 self.velocity = 0.0;
             }
         }

@@ -17,6 +17,7 @@ use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
 use std::time::Duration;
 
 mod reading;
+pub mod ruler;
 mod travel;
 
 pub use reading::{
@@ -112,9 +113,8 @@ pub struct Gantry {
     between_reads: Option<ReadSpread>,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
-    /// Where the blank read found the grid's lines just after drawing them: the ruler later
-    /// reads are held against (see [`Gantry::read_board`]).
-    grid_sighted: Option<crate::motion::sensing::GridSighting>,
+    /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
+    grid_as_drawn: Option<ruler::GridPlace>,
 }
 
 impl Gantry {
@@ -129,7 +129,7 @@ impl Gantry {
             noise_percent: None,
             between_reads: None,
             last_safe_state: None,
-            grid_sighted: None,
+            grid_as_drawn: None,
         }
     }
 

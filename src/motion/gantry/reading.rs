@@ -17,7 +17,7 @@ use std::time::Duration;
 
 /// No sweep runs slower than this, however slow the sensor: the stall judge takes an axis
 /// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
-const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
+pub(super) const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
 
 /// A sweep's run-up before its first window and run-out past its last. At the sweeping speeds
 /// (up to 400 deg/s) the simulator's large motor reaches its pace within about 13 degrees; a
@@ -63,7 +63,7 @@ pub fn reading_speed(
     )
 }
 
-/// The pace of the blank read: [`BLANK_READINGS`] fresh readings in each square's window
+/// The pace of the blank read: `BLANK_READINGS` fresh readings in each square's window
 /// (three quarters of it, what a window keeps of its readings at speed), and no faster than
 /// the first look.
 pub fn blank_speed(config: &RobotConfig, period: Duration) -> u32 {
@@ -233,21 +233,56 @@ impl Gantry {
     /// slows down: the next move starts then, with no wait for a motor to settle on a point no
     /// reading needs.
     fn sweep(&mut self, sweep: &Sweep, speed: u32) -> Result<Vec<Sample>> {
+        self.sweep_line(
+            Axis::Columns,
+            sweep.rows_deg,
+            sweep.from_columns_deg,
+            sweep.to_columns_deg,
+            speed,
+        )
+    }
+
+    /// Runs the sensor's spot along `axis` from `first` to `last` (in the spot's own frame),
+    /// the other axis at `across`, at `speed`, and returns its readings as [`Gantry::sweep`]
+    /// does.
+    pub(super) fn sweep_line(
+        &mut self,
+        axis: Axis,
+        across: i32,
+        first: i32,
+        last: i32,
+        speed: u32,
+    ) -> Result<Vec<Sample>> {
         let offset = self.config.sensing.sensor_offset_deg;
-        let rows = sweep.rows_deg + offset.rows;
-        let first = sweep.from_columns_deg + offset.columns;
-        let last = sweep.to_columns_deg + offset.columns;
+        let (along_offset, across_offset) = match axis {
+            Axis::Rows => (offset.rows, offset.columns),
+            _ => (offset.columns, offset.rows),
+        };
+        let across_motor = across + across_offset;
+        let (first, last) = (first + along_offset, last + along_offset);
         let direction = if last < first { -1 } else { 1 };
-        let travel = self.config.travel_deg(Axis::Columns);
-        let start = AxisPoint::new((first - direction * SWEEP_RUN_DEG).clamp(0, travel), rows);
-        let end_columns = (last + direction * SWEEP_RUN_DEG).clamp(0, travel);
+        let travel = self.config.travel_deg(axis);
+        let start_along = (first - direction * SWEEP_RUN_DEG).clamp(0, travel);
+        let end_along = (last + direction * SWEEP_RUN_DEG).clamp(0, travel);
+        let point = |along: i32, across: i32| match axis {
+            Axis::Rows => AxisPoint::new(across, along),
+            _ => AxisPoint::new(along, across),
+        };
         // Straight there: a reading does not need the play taken up, so no approach move. The
-        // columns only need to be short of the first window when the sweep starts, and the rows
-        // near the line: the spot is ten times wider than what is left to settle.
-        let close_enough = AxisPoint::new(SWEEP_RUN_DEG / 2, ROWS_SETTLED_DEG);
+        // swept axis only needs to be short of the first window when the sweep starts, and the
+        // other near its line: the spot is ten times wider than what is left to settle.
+        let close_enough = match axis {
+            Axis::Rows => AxisPoint::new(ROWS_SETTLED_DEG, SWEEP_RUN_DEG / 2),
+            _ => AxisPoint::new(SWEEP_RUN_DEG / 2, ROWS_SETTLED_DEG),
+        };
         let finish = Finish::Within(close_enough);
-        self.move_both(start, Pace::Travel, finish, &mut |_, _, _| Ok(()))?;
-        self.check_target(Axis::Columns, end_columns)?;
+        self.move_both(
+            point(start_along, across_motor),
+            Pace::Travel,
+            finish,
+            &mut |_, _, _| Ok(()),
+        )?;
+        self.check_target(axis, end_along)?;
         // A read returns the sensor's latest measurement, which may still be of the way here
         // until one of its periods has passed; the run-up is read in that time.
         let fresh_from = self.clock().now() + self.read_period();
@@ -255,8 +290,8 @@ impl Gantry {
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
         let mut next_sample = fresh_from;
-        let run_out = (end_columns - last).abs();
-        let mut leg = self.start_leg(Axis::Columns, start.columns, end_columns, speed, run_out)?;
+        let run_out = (end_along - last).abs();
+        let mut leg = self.start_leg(axis, start_along, end_along, speed, run_out)?;
         // The bound sweeps the windows at the configured speed, whatever pace the sensor
         // allows; the run-up is ours to pay for.
         leg.ideal = Duration::from_secs_f64(
@@ -268,11 +303,11 @@ impl Gantry {
                 // On the schedule, not from now: a poll a little late must not push every
                 // later reading back by a whole poll.
                 next_sample = (next_sample + sample_every).max(now);
-                // The columns position the wait has just read: one attribute read less.
-                let columns = positions[0];
+                // The position the wait has just read: one attribute read less.
+                let along = positions[0] - along_offset - lag;
                 let percent = g.robot.light.reflected_percent()?;
                 samples.push(Sample {
-                    at: AxisPoint::new(columns - offset.columns - lag, sweep.rows_deg),
+                    at: point(along, across),
                     time: now,
                     percent,
                 });
@@ -393,7 +428,9 @@ impl Gantry {
     /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
     /// lines are there: the pen inked.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
-        self.blank_readings(true)
+        let blank = self.blank_readings(true)?;
+        self.note_grid_as_drawn()?;
+        Ok(blank)
     }
 
     /// Every square of the board, row by row.
@@ -415,10 +452,8 @@ impl Gantry {
         if grid_drawn {
             self.check_grid_ink(&rows)?;
             let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
-            self.grid_sighted = self.sight_grid(&rows, faint / 2.0);
-            match &self.grid_sighted {
-                Some(seen) => log::info!("the grid's lines: {}", self.describe_sighting(seen)),
-                None => log::info!("the grid's lines were not found clearly enough to measure"),
+            if let Some(seen) = self.sight_grid(&rows, faint / 2.0) {
+                log::info!("the grid's lines: {}", self.describe_sighting(&seen));
             }
         }
         let mut percents = vec![Vec::new(); cells.len()];
@@ -538,7 +573,6 @@ impl Gantry {
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
         let first_rows = self.look(&mut readings, &first, fast, &[0])?;
-        self.log_where_the_grid_is(&first_rows);
         let first_look = by_square(&first_rows);
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
         let period = self.read_period();
@@ -576,29 +610,6 @@ impl Gantry {
             self.look(&mut readings, &doubtful, slow, &[0, offset, -offset])?;
         }
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
-    }
-
-    /// Logs the grid's lines, where these sweeps crossed them, against where the blank read
-    /// found them: a sheet knocked or a gear that skipped teeth moves every square. Logged, not
-    /// acted on: crossed at a look's speed under a 12 mm spot, between the marks, a line's
-    /// place came out 6 to 14 degrees off on the simulator with nothing moved, more than the
-    /// 3 degrees the reading window keeps from the lines, so a stop on it would end good
-    /// games. (Rows with one square to read cross no line, and then there is nothing to log.)
-    fn log_where_the_grid_is(&self, rows: &[(Sweep, Vec<Sample>)]) {
-        let (Some(drawn), Some(now)) = (
-            self.grid_sighted,
-            self.grid_sighted
-                .and_then(|drawn| self.sight_grid(rows, drawn.depth / 2.0)),
-        ) else {
-            return;
-        };
-        let moved = now.offset_deg - drawn.offset_deg;
-        log::info!(
-            "the grid's lines on this look: {}; {} {} than at the blank read",
-            self.describe_sighting(&now),
-            crate::physical::both(self.config.scale().columns_mm(moved.abs()), moved.abs()),
-            if moved >= 0.0 { "further" } else { "nearer" }
-        );
     }
 
     /// The spot and the pen in degrees, for predicting where the robot's own ink shows.
