@@ -881,3 +881,91 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
     assert_ne!(games[0].result, GameResult::Abandoned, "not voided");
     assert_eq!(person.asked, 2);
 }
+
+/// A perfect human at a robot whose `axis` pinion skips one tooth of its rack while the
+/// human draws their second mark: the carriage ends up nearer its end stop than the encoder
+/// says (`toward_the_stop`), or further from it.
+struct SkipsATooth {
+    inner: ScriptedHuman,
+    sim: SimRobot,
+    axis: Axis,
+    toward_the_stop: bool,
+    turns: usize,
+}
+
+impl ev3_tictactoe::app::Person for SkipsATooth {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
+        self.turns += 1;
+        if self.turns == 2 {
+            // One tooth of the rack, 3.2 mm, in the default 24-tooth pinion's degrees.
+            let tooth_deg = 3.2 / ev3_tictactoe::physical::rack_mm_per_deg(24);
+            let sign = if self.toward_the_stop { 1.0 } else { -1.0 };
+            self.sim.world().skip_teeth(self.axis, sign * tooth_deg);
+        }
+        self.inner.your_move(board, mark);
+    }
+}
+
+#[test]
+fn a_pinion_that_skips_a_tooth_mid_game_is_found_re_homed_and_the_game_played_out() {
+    for (axis, toward_the_stop) in [
+        (Axis::Columns, true),
+        (Axis::Columns, false),
+        (Axis::Rows, true),
+        (Axis::Rows, false),
+    ] {
+        let rig = Rig::new(Strategy::Perfect, 19);
+        let mut human = SkipsATooth {
+            inner: rig.scripted(Strategy::Perfect, 19),
+            sim: rig.sim.clone(),
+            axis,
+            toward_the_stop,
+            turns: 0,
+        };
+        let settings = Settings {
+            seed: Some(19),
+            ..Settings::default()
+        };
+        let mut games = Vec::new();
+        let ending = rig
+            .program_with(&mut human, StopRequest::new(), settings)
+            .run_games_reporting(&Difficulty::hard(), FirstMove::Human, 1, &mut |g| {
+                games.push(g.clone())
+            });
+        assert_done(&ending);
+        assert_eq!(games.len(), 1, "{axis}");
+        assert_eq!(
+            result_by_the_rules(&games[0]),
+            games[0].result,
+            "{axis}: every mark read and drawn where it belongs"
+        );
+        // A carriage nearer its stop than the encoder says meets the stop early on the way to
+        // park, and homes again there; one further from it parks short, and only the grid,
+        // crossed before the robot draws, shows it.
+        if !toward_the_stop {
+            let notes = rig.screens.1.lock().unwrap().clone();
+            let slipped = notes
+                .iter()
+                .find(|n| n.starts_with("The grid had moved ("))
+                .unwrap_or_else(|| panic!("{axis}: no word of the slip: {notes:?}"));
+            assert!(slipped.contains("so an axis had slipped"), "{slipped}");
+        }
+        // Every mark the robot drew is centred on its square (the slip, not put right, would
+        // put the marks after it 15 degrees off): the grid's four lines first, then its O's.
+        for stroke in robot_strokes(&rig).iter().skip(4) {
+            let n = stroke.len() as f64;
+            let (c, r) = stroke
+                .iter()
+                .fold((0.0, 0.0), |(c, r), p| (c + p.0 / n, r + p.1 / n));
+            let centre = |deg: f64| 20.0 + 100.0 * ((deg - 20.0) / 100.0).floor() + 50.0;
+            assert!(
+                (c - centre(c)).abs() <= 4.0 && (r - centre(r)).abs() <= 4.0,
+                "{axis}: a mark centred at ({c:.1}, {r:.1}), not on its square"
+            );
+        }
+    }
+}

@@ -760,10 +760,31 @@ impl Gantry {
 
     /// Lifts the pen and moves to the axes' zero, out of the human's way.
     pub fn park(&mut self) -> Result<()> {
-        self.guarded(|g| {
+        let parked = self.guarded(|g| {
             g.move_pen(0)?;
             g.move_to_unguarded(AxisPoint::new(0, 0), &mut |_, _, _| Ok(()))
-        })
+        });
+        match parked {
+            // Stopped short of its zero, close to it, on the way home: the carriage met its
+            // end stop early, as it does when its pinion has skipped teeth on the rack (it is
+            // nearer the stop than the encoder says). Homing again finds the stop anew.
+            Err(MotionError::Jammed {
+                axis,
+                at_deg,
+                target_deg: 0,
+            }) if axis != Axis::Pen && at_deg.abs() <= self.config.board.square_deg / 4 => {
+                log::warn!(
+                    "the {axis} met its end stop {at_deg} degrees before its zero: its pinion \
+                     has skipped on the rack, so it homes again"
+                );
+                self.home()?;
+                self.guarded(|g| {
+                    g.move_pen(0)?;
+                    g.move_to_unguarded(AxisPoint::new(0, 0), &mut |_, _, _| Ok(()))
+                })
+            }
+            other => other,
+        }
     }
 
     /// A square of the board on this robot's paper as people name it: "square 3 (top right)"
