@@ -287,3 +287,30 @@ fn a_log_grown_past_its_limit_is_moved_aside_and_a_new_one_begun() {
     let fresh = std::fs::metadata(&log).unwrap().len();
     assert!(fresh > 0 && fresh < 100_000, "a new log of {fresh} bytes");
 }
+
+#[test]
+fn the_readmes_world_file_and_ruler_command_work_as_shown() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let world = readme
+        .split("```json")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .find(|block| block.contains("human_pen_width_mm"))
+        .expect("the README shows a world file");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("world.json"), world).unwrap();
+    command(&dir)
+        .args(["demo", "--games", "1", "--world", "world.json"])
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    assert!(readme.contains("ev3-tictactoe calibrate --grid-mm 65x64"));
+    command(&dir)
+        .args(["calibrate", "--grid-mm", "65x64"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            r#""columns": {"mm_per_deg": 0.2133}"#,
+        ));
+}

@@ -257,6 +257,12 @@ pub const MEAN_SIGMAS: f64 = 6.0;
 /// alone reaches it somewhere on a board now and then, so it only buys a closer look.
 pub const HINT_SIGMAS: f64 = 3.0;
 
+/// A faint dip this many standard deviations out of the paper beside it is a mark on one line
+/// alone: twice the faint test's bar. An X drawn off centre under a 6 mm spot crosses one of
+/// the three lines squarely (13 % darker, 10 deviations) and the others hardly at all; noise
+/// never reaches 9 deviations in the detection matrix's reads (none taken for a mark).
+pub const SURE_SIGMAS: f64 = 2.0 * FAINT_SIGMAS;
+
 impl Look {
     /// The look of `samples` (one line over one square), read from a sensor that measures
     /// every `read_period` through a spot `spot_deg` across along the line; `None` without
@@ -293,8 +299,10 @@ impl Look {
         let beside = local_paper_deg(spot_deg);
         // Too few readings beside a stretch make a paper level noisier than the stretch, and
         // paper on one side only, a spot or two away, is the paper's slope, not its level: such
-        // a stretch has no paper beside it to be judged against.
-        let paper_beside = |centre: i32| -> Option<(f64, usize)> {
+        // a stretch is judged against the square's blank level instead.
+        // The paper beside a stretch, how many readings it rests on, and how many standard
+        // errors the faint test asks of a stretch against it.
+        let paper_beside = |centre: i32| -> Option<(f64, usize, f64)> {
             let around: Vec<&Sample> = samples
                 .iter()
                 .filter(|s| beside.contains(&(s.at.columns - centre).abs()))
@@ -302,8 +310,16 @@ impl Look {
             let before = around.iter().filter(|s| s.at.columns < centre).count();
             let both_sides = before.min(around.len() - before) >= MIN_READINGS_BESIDE / 2;
             let percents: Vec<u8> = around.iter().map(|s| s.percent).collect();
-            let paper = blank_level(&percents).filter(|_| both_sides)?;
-            Some((f64::from(paper), around.len()))
+            match blank_level(&percents).filter(|_| both_sides) {
+                Some(paper) => Some((f64::from(paper), around.len(), FAINT_SIGMAS)),
+                // No paper on both sides in the window (a spot wide against it): the blank
+                // level stands in, with the readings it is the median of. Taken at another
+                // time and along the whole window, it carries the paper's drift as well as
+                // its noise, so a stretch must stand out of it as far as a whole line must
+                // (MEAN_SIGMAS): at the faint test's 4.5, 4 % noise made marks of paper in
+                // the detection matrix.
+                None => Some((blank.level, blank.readings, MEAN_SIGMAS)),
+            }
         };
         // The deepest few readings in a row against the paper beside them.
         let n = settings.samples_per_stretch.clamp(1, readings.len());
@@ -311,7 +327,7 @@ impl Look {
             .windows(n)
             .filter_map(|stretch| {
                 let mean = stretch.iter().map(|s| f64::from(s.percent)).sum::<f64>() / n as f64;
-                let (paper, _) = paper_beside(stretch[n / 2].at.columns)?;
+                let (paper, _, _) = paper_beside(stretch[n / 2].at.columns)?;
                 Some((paper - mean) / paper.max(1.0))
             })
             .fold(0.0, f64::max);
@@ -330,13 +346,15 @@ impl Look {
                     .map(|s| f64::from(s.percent))
                     .collect();
                 let mean = stretch.iter().sum::<f64>() / stretch.len() as f64;
-                let (paper, beside) = paper_beside(centre)?;
+                let (paper, beside, asked) = paper_beside(centre)?;
                 // A median's variance is about pi/2 times a mean's.
                 let noise = reading_noise
                     * (1.0 / fresh(stretch.len())
                         + std::f64::consts::FRAC_PI_2 / fresh(beside.max(1)))
                     .sqrt();
-                Some((paper - mean) / paper.max(1.0) / noise)
+                // In the faint test's own units: against the blank level, as far out of the
+                // noise as it asks of a whole line.
+                Some((paper - mean) / paper.max(1.0) / noise * FAINT_SIGMAS / asked)
             })
             .fold(0.0, f64::max);
         let mean = readings.iter().map(|&r| f64::from(r)).sum::<f64>() / readings.len() as f64;
@@ -410,10 +428,11 @@ pub enum Evidence {
 /// one.
 pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
     let (clear, faint) = blank.thresholds(settings);
-    if looks
-        .iter()
-        .any(|l| l.depth >= clear || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS))
-    {
+    if looks.iter().any(|l| {
+        l.depth >= clear
+            || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS)
+            || (l.local_depth >= faint && l.local_sigmas >= SURE_SIGMAS)
+    }) {
         return Evidence::Marked;
     }
     let mut faint_lines: Vec<i32> = looks
