@@ -298,11 +298,8 @@ impl Look {
         let darkest = darkest_stretch(&readings, settings.samples_per_stretch)?;
         let beside = local_paper_deg(spot_deg);
         // Too few readings beside a stretch make a paper level noisier than the stretch, and
-        // paper on one side only, a spot or two away, is the paper's slope, not its level: such
-        // a stretch is judged against the square's blank level instead.
-        // The paper beside a stretch, how many readings it rests on, and how many standard
-        // errors the faint test asks of a stretch against it.
-        let paper_beside = |centre: i32| -> Option<(f64, usize, f64)> {
+        // paper on one side only, a spot or two away, is the paper's slope, not its level.
+        let local_paper = |centre: i32| -> Option<(f64, usize)> {
             let around: Vec<&Sample> = samples
                 .iter()
                 .filter(|s| beside.contains(&(s.at.columns - centre).abs()))
@@ -310,15 +307,24 @@ impl Look {
             let before = around.iter().filter(|s| s.at.columns < centre).count();
             let both_sides = before.min(around.len() - before) >= MIN_READINGS_BESIDE / 2;
             let percents: Vec<u8> = around.iter().map(|s| s.percent).collect();
-            match blank_level(&percents).filter(|_| both_sides) {
-                Some(paper) => Some((f64::from(paper), around.len(), FAINT_SIGMAS)),
-                // No paper on both sides in the window (a spot wide against it): the blank
-                // level stands in, with the readings it is the median of. Taken at another
-                // time and along the whole window, it carries the paper's drift as well as
-                // its noise, so a stretch must stand out of it as far as a whole line must
-                // (MEAN_SIGMAS): at the faint test's 4.5, 4 % noise made marks of paper in
-                // the detection matrix.
-                None => Some((blank.level, blank.readings, MEAN_SIGMAS)),
+            let paper = blank_level(&percents).filter(|_| both_sides)?;
+            Some((f64::from(paper), around.len()))
+        };
+        // Where some stretch has paper on both sides, a stretch without (near the window's
+        // ends, where paper that darkens along the line would pass for a dip) is not judged.
+        // Where none has (a spot wide against the window), the square's blank level stands in
+        // for every stretch, with the readings it is the median of. Taken at another time, it
+        // carries the paper's drift as well as its noise, so a stretch must then stand out of
+        // it as far as a whole line must (MEAN_SIGMAS): at the faint test's 4.5, 4 % noise made
+        // marks of paper in the detection matrix.
+        let window_has_paper = samples.iter().any(|s| local_paper(s.at.columns).is_some());
+        // The paper beside a stretch, how many readings it rests on, and how many standard
+        // errors the faint test asks of a stretch against it.
+        let paper_beside = |centre: i32| -> Option<(f64, usize, f64)> {
+            if window_has_paper {
+                local_paper(centre).map(|(paper, n)| (paper, n, FAINT_SIGMAS))
+            } else {
+                Some((blank.level, blank.readings, MEAN_SIGMAS))
             }
         };
         // The deepest few readings in a row against the paper beside them.
