@@ -176,3 +176,26 @@ fn a_small_knock_within_the_tolerance_leaves_the_game_alone() {
         other => panic!("a 1 mm knock made the robot act: {other:?}"),
     }
 }
+
+#[test]
+fn a_game_taken_up_again_takes_the_grid_as_it_finds_it_then_holds_it_to_that() {
+    let (sim, gantry) = robot_with_a_grid(12.0, 2.0, 10);
+    let config = gantry.config().clone();
+    let empty = a_game_under_way(&sim, &config);
+    // The program that takes the game up is a new one: it homes, but never read the grid blank.
+    drop(gantry);
+    let mut resumed = Gantry::new(sim.robot(), config);
+    resumed.home().unwrap();
+    assert_eq!(resumed.grid_as_drawn(), None);
+    assert!(matches!(
+        resumed.check_grid(&empty).unwrap(),
+        GridCheck::InPlace(_)
+    ));
+    assert!(resumed.grid_as_drawn().is_some());
+    let tooth_deg = 3.2 / rack_mm_per_deg(24);
+    sim.world().skip_teeth(Axis::Rows, -tooth_deg);
+    assert!(matches!(
+        resumed.check_grid(&empty).unwrap(),
+        GridCheck::Rehomed { .. }
+    ));
+}

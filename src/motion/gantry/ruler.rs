@@ -65,11 +65,27 @@ pub enum GridCheck {
 
 impl Gantry {
     /// Measures where the grid lies now, from crossings between the `empty` squares, and holds
-    /// it against the blank read's (or, after a resume, against where it was drawn). Beyond
-    /// [`GRID_TOLERANCE_MM`] it re-homes and measures again: an axis that slipped is then back
-    /// in place; a sheet that moved is not, and that is [`MotionError::SheetMoved`].
+    /// it against the blank read's. Beyond [`GRID_TOLERANCE_MM`] it re-homes and measures
+    /// again: an axis that slipped is then back in place; a sheet that moved is not, and that
+    /// is [`MotionError::SheetMoved`]. An axis with no measure from the blank read (a game
+    /// taken up again after a crash, or a fit that was not sure then) takes this one as its
+    /// measure: where a drawn line lies against where the pen was sent differs by a millimetre
+    /// or so, too close to the tolerance to hold a line against where it was sent.
     pub fn check_grid(&mut self, empty: &[Cell]) -> Result<GridCheck> {
         let before = self.measure_grid(empty)?;
+        let drawn = self.grid_as_drawn.unwrap_or_default();
+        let adopted = GridPlace {
+            columns_deg: drawn.columns_deg.or(before.columns_deg),
+            rows_deg: drawn.rows_deg.or(before.rows_deg),
+        };
+        if adopted != drawn {
+            log::info!(
+                "the grid had no measure from when it was drawn on some axis: taking it as it is \
+                 now ({})",
+                self.describe_offsets(before.columns_deg, before.rows_deg)
+            );
+            self.grid_as_drawn = Some(adopted);
+        }
         if self.within_tolerance(&before) {
             return Ok(GridCheck::InPlace(before));
         }
@@ -142,13 +158,11 @@ impl Gantry {
         }
     }
 
-    /// How far `place` has an axis's lines from where the blank read found them.
+    /// How far `place` has an axis's lines from where the blank read found them; `None`
+    /// unless both measured that axis.
     fn moved_since_drawn(&self, place: &GridPlace, axis: Axis) -> Option<f64> {
         let now = place.axis(axis)?;
-        let then = self
-            .grid_as_drawn
-            .and_then(|drawn| drawn.axis(axis))
-            .unwrap_or(0.0);
+        let then = self.grid_as_drawn?.axis(axis)?;
         Some(now - then)
     }
 
