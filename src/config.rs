@@ -423,6 +423,18 @@ impl BoardGeometry {
 
     /// Where the pen is over the centre of `cell`. Row 0 is nearest the rows axis's zero,
     /// column 0 nearest the columns axis's zero.
+    /// The same board on a sheet that lies `by` further from both axes' end stops: the grid
+    /// and the sheet's corners move together, as they do when the paper slides.
+    pub fn shifted(&self, by: AxisPoint) -> BoardGeometry {
+        let moved = |p: AxisPoint| AxisPoint::new(p.columns + by.columns, p.rows + by.rows);
+        BoardGeometry {
+            grid_origin_deg: moved(self.grid_origin_deg),
+            sheet_min_deg: moved(self.sheet_min_deg),
+            sheet_max_deg: moved(self.sheet_max_deg),
+            ..self.clone()
+        }
+    }
+
     pub fn cell_centre(&self, cell: crate::game::Cell) -> AxisPoint {
         let half = self.square_deg / 2;
         AxisPoint::new(
@@ -558,7 +570,7 @@ impl RobotConfig {
     /// edges), and every point the pen or the sensor visits for it, approach included, inside
     /// the travel. The first square that does not is named, with how far it misses: on a
     /// bigger board that is what tells a person which setting to shrink.
-    fn check_every_square_is_reachable(&self) -> Checked {
+    pub(crate) fn check_every_square_is_reachable(&self) -> Checked {
         let board = &self.board;
         let sensor = self.sensing.sensor_offset_deg;
         let size = board.size;

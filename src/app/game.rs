@@ -270,10 +270,9 @@ impl Program<'_> {
             "Drawing the grid",
             &[&level, "Hands off the paper."],
         ));
-        let board_geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();
         self.sheet_used = true;
-        self.gantry.draw(&plan::grid(&board_geometry))?;
+        self.gantry.draw_grid()?;
         log::info!("grid drawn in {:.1} s", self.since(began));
         self.panel.show(View::new(
             "Reading the paper",
@@ -417,11 +416,18 @@ impl Program<'_> {
         unconfirmed: &mut Vec<Unconfirmed>,
     ) -> Flow<Result<Cell, Vec<Cell>>> {
         let mut view = asked.with_board(board);
+        // Set once the grid has been checked after a read that saw several new marks: the
+        // board is then read again at once, with no new press.
+        let mut grid_checked = false;
+        let mut read_again = false;
         loop {
-            self.panel.activity(Activity::YourMove);
-            self.panel.show(view.clone());
-            self.person.your_move(board, human);
-            self.wait_for_touch()?;
+            if !read_again {
+                self.panel.activity(Activity::YourMove);
+                self.panel.show(view.clone());
+                self.person.your_move(board, human);
+                self.wait_for_touch()?;
+            }
+            read_again = false;
             self.panel.activity(Activity::Busy);
             self.panel
                 .show(View::new("Reading the board", &["Hands off the paper."]).with_board(board));
@@ -459,6 +465,21 @@ impl Program<'_> {
                     .with_board(board);
                 }
                 NewMarks::Several(cells) => {
+                    // Ink in several squares at once may be the sheet's own grid and marks
+                    // moved under the robot (a sheet knocked, a pinion that skipped): the grid,
+                    // crossed clear of those squares, tells, and a grid that has moved is
+                    // followed or named before anyone's game is voided.
+                    if !grid_checked {
+                        grid_checked = true;
+                        log::info!(
+                            "new marks at {}: checking the grid before believing it",
+                            self.list(&cells)
+                        );
+                        if self.check_the_grid_is_where_it_was(board, &cells)? {
+                            read_again = true;
+                            continue;
+                        }
+                    }
                     self.panel.cue(Cue::Invalid);
                     log::warn!("new marks at {}: the game is void", self.list(&cells));
                     return Ok(Err(cells));
@@ -565,7 +586,7 @@ impl Program<'_> {
             )
             .with_board(&after),
         );
-        self.check_the_grid_is_where_it_was(board)?;
+        self.check_the_grid_is_where_it_was(board, &[])?;
         let geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();
         self.gantry.draw(&plan::mark(&geometry, cell, mark))?;
@@ -578,18 +599,21 @@ impl Program<'_> {
         Ok(cell)
     }
 
-    /// Before the robot draws: the grid's lines, crossed between empty squares of `board`, must
-    /// be where they were when it drew them. An axis that slipped is put right by re-homing,
-    /// and the person is told; a sheet that moved ends the game with how far and which way
-    /// (see [`crate::motion::gantry::ruler`]).
-    fn check_the_grid_is_where_it_was(&mut self, board: &Board) -> Flow<()> {
-        let empty: Vec<Cell> = board.empty_cells().collect();
-        match self.gantry.check_grid(&empty)? {
-            GridCheck::InPlace(place) => {
+    /// Before the robot draws, and before a read that saw several new marks is believed: the
+    /// grid's lines, crossed between squares `board` has empty and not `inked` (a person's new
+    /// mark would pull the fit), must be where they were when it drew them. A grid nudged a little is followed; an axis that slipped is
+    /// put right by re-homing, and the person is told; a sheet that moved further ends the
+    /// game with how far and which way (see [`crate::motion::gantry::ruler`]). Says whether
+    /// the squares are now anywhere else than before the check.
+    fn check_the_grid_is_where_it_was(&mut self, board: &Board, inked: &[Cell]) -> Flow<bool> {
+        let empty: Vec<Cell> = board.empty_cells().filter(|c| !inked.contains(c)).collect();
+        let moved = match self.gantry.check_grid(&empty)? {
+            GridCheck::InPlace { place, followed } => {
                 log::info!(
                     "the grid is in place: {}",
                     self.gantry.describe_grid_place(&place)
                 );
+                followed
             }
             GridCheck::Rehomed { before, after } => {
                 let line = format!(
@@ -600,9 +624,11 @@ impl Program<'_> {
                 );
                 log::warn!("{line}");
                 self.panel.note(&line);
+                true
             }
-        }
-        Ok(())
+        };
+        self.gantry.park()?;
+        Ok(moved)
     }
 
     pub(super) fn strike(&mut self, line: &[Cell]) -> Flow<()> {

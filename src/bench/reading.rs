@@ -146,9 +146,7 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
     let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
     let mut gantry = Gantry::new(sim.robot(), config.clone());
     gantry.home().context("homing")?;
-    gantry
-        .draw(&plan::grid(&config.board))
-        .context("the grid")?;
+    gantry.draw_grid().context("the grid")?;
     let blank = gantry.read_blank_grid().context("the blank paper")?;
     gantry.park().context("parking")?;
     let sheet = sim.world().paper().clone();

@@ -233,9 +233,8 @@ struct Ours {
 
 impl Player for Ours {
     fn set_up(&mut self) -> anyhow::Result<()> {
-        let board = self.gantry.config().board.clone();
         self.gantry.home()?;
-        self.gantry.draw(&plan::grid(&board))?;
+        self.gantry.draw_grid()?;
         self.blank = Some(self.gantry.read_blank_grid()?);
         Ok(())
     }

@@ -18,6 +18,11 @@ pub struct LineFix {
     /// That depth as a multiple of its own uncertainty, from the fit's residuals: how sure the
     /// fit is that it found a line at all.
     pub sigmas: f64,
+    /// How far the line's centre may be from `at_deg`, one standard deviation, in degrees:
+    /// half the stretch of centres whose fit leaves no more than one noise variance more
+    /// unexplained than the best (the profile likelihood's one-sigma interval). How precisely
+    /// it was placed, where `sigmas` says whether there is a line at all.
+    pub uncertainty_deg: f64,
 }
 
 /// The dip a line makes under a spot `spot_deg` across when the spot's centre is `x` degrees
@@ -43,6 +48,8 @@ pub fn locate_line(
     spot_deg: f64,
 ) -> Option<LineFix> {
     let steps = (search_deg * 4.0).round() as i32;
+    // Every candidate centre's fit: (centre, depth, what the dip leaves unexplained).
+    let mut fits: Vec<(f64, f64, f64)> = Vec::new();
     let mut best: Option<(f64, LineFix)> = None;
     for step in -steps..=steps {
         let centre = drawn_deg + f64::from(step) / 4.0;
@@ -52,6 +59,7 @@ pub fn locate_line(
         if depth <= 0.0 || under < 6 {
             continue;
         }
+        fits.push((centre, depth, residual));
         if best.as_ref().is_none_or(|(most, _)| explained > *most) {
             let freedom = (readings.len() as f64 - 3.0).max(1.0);
             let noise = (residual / freedom).sqrt().max(0.5);
@@ -63,11 +71,27 @@ pub fn locate_line(
                     at_deg: centre,
                     depth_percent: depth,
                     sigmas: depth * spread / noise,
+                    uncertainty_deg: 0.0,
                 },
             ));
         }
     }
-    best.map(|(_, fix)| fix)
+    let (_, mut fix) = best?;
+    let least = fits.iter().find(|f| f.0 == fix.at_deg).map_or(0.0, |f| f.2);
+    // The noise's variance, at least that of whole-percent steps (1/12): a fit through
+    // noiseless readings is still only as sure as the rounding lets it be.
+    let variance = (least / (readings.len() as f64 - 3.0).max(1.0)).max(1.0 / 12.0);
+    let within: Vec<f64> = fits
+        .iter()
+        .filter(|f| f.2 <= least + variance)
+        .map(|f| f.0)
+        .collect();
+    let (low, high) = within
+        .iter()
+        .fold((fix.at_deg, fix.at_deg), |(l, h), &c| (l.min(c), h.max(c)));
+    // The grid of centres is a quarter degree apart: no fit is placed finer than that.
+    fix.uncertainty_deg = ((high - low) / 2.0).max(0.125);
+    Some(fix)
 }
 
 /// The least-squares fit of `percent = paper - depth * chord(position - centre)`: the depth,

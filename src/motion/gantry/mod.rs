@@ -114,13 +114,17 @@ pub struct Gantry {
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
-    grid_as_drawn: Option<ruler::GridPlace>,
+    grid_as_drawn: Option<ruler::GridAsDrawn>,
+    /// The board as the robot config places it, before the squares follow a grid that has
+    /// moved a little (see [`Gantry::check_grid`]); `config.board` is where they are now.
+    board_as_configured: crate::config::BoardGeometry,
 }
 
 impl Gantry {
     pub fn new(robot: Robot, config: RobotConfig) -> Gantry {
         Gantry {
             robot,
+            board_as_configured: config.board.clone(),
             config,
             homed: [false; 3],
             stop: Some(StopRequest::new()),

@@ -6,7 +6,7 @@
 
 use super::reading::SLOWEST_SWEEP_DEG_PER_S;
 use super::{Gantry, Result};
-use crate::config::Axis;
+use crate::config::{Axis, AxisPoint};
 use crate::game::Cell;
 use crate::motion::ruler::{self, LineFix};
 use crate::motion::MotionError;
@@ -26,31 +26,90 @@ const WIDE_SEARCH_SHARE_OF_SQUARE: f64 = 0.4;
 const RULER_SIGMAS: f64 = 6.0;
 
 /// A line is crossed out and back at most this many times, each slower than the last, before
-/// it is left unmeasured.
-const MOST_PASSES: usize = 3;
+/// it is left unmeasured (or taken as placed, if sure but not yet precise).
+const MOST_PASSES: usize = 4;
+
+/// A crossing is crossed again, slower, until the fit says its line is placed to within this,
+/// one standard deviation in mm (see [`LineFix::uncertainty_deg`]), or [`MOST_PASSES`] are
+/// done. The fit's own figure is optimistic (it knows nothing of the readings' ages): asking
+/// 0.25 mm of it left two measures 0.5 mm rms apart under the 12 mm spot; asking 0.12 mm, 0.3
+/// mm, and a sixth pass gained nothing more.
+const PRECISION_MM: f64 = 0.12;
 
 /// The grid may lie this far from where it was found at the blank read, in mm, before the robot
 /// acts on it. Less than a rack's tooth (3.2 mm), so one skipped tooth is found; more than the
-/// fit's own scatter with nothing moved (at most 1.0 mm across the detection matrix's spots of
-/// 6 to 12 mm, noise up to 4 % and readings every 5 to 20 ms, the worst under the 12 mm spot:
-/// `tests/grid_as_a_ruler.rs` prints each) and than the gears' play (a degree or two).
+/// fit's own scatter with nothing moved and than the gears' play (a degree or two). Measured
+/// (`tests/grid_as_a_ruler.rs` prints each): two measures of the same crossing differ by
+/// 0.3 mm rms and 0.7 mm at worst under the 12 mm spot with 3 to 4 % noise and readings every
+/// 10 to 20 ms, 0.64 mm at worst across the matrix's 6 to 12 mm spots, 0 to 4 % noise and 5 to
+/// 20 ms; so 2 mm is six deviations from a false alarm and four from a missed tooth (which is
+/// then followed as a nudge, so a mark still lands on its square).
 pub const GRID_TOLERANCE_MM: f64 = 2.0;
 
-/// Where the grid's lines were found, against where they were drawn, in degrees of each axis:
-/// positive further from the axis's end stop. `None` for an axis with no clean crossing (no two
-/// empty squares side by side across one of its lines) or no sure fit.
+/// The squares follow the grid only when it lies further than this from where they follow it
+/// now, in mm: above the fit's worst scatter with nothing moved (0.7 mm, as above), so noise in
+/// the measure does not move them. A real nudge of 1 to 2 mm is followed, to within that
+/// scatter; a smaller one is left, costing a mark at most a millimetre.
+pub const FOLLOW_BEYOND_MM: f64 = 1.0;
+
+/// Where one grid line was found: which line of its axis (1 is the one nearest the end stop),
+/// between which squares across it (0 is the row or column nearest the other axis's end stop),
+/// and how far from where the pen was sent to draw it, in degrees, positive further from the
+/// axis's end stop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineOffset {
+    pub line: usize,
+    pub across: usize,
+    pub deg: f64,
+}
+
+/// Where the grid's lines were found, one crossing of each axis: `None` for an axis with no
+/// clean crossing (no two empty squares side by side across one of its lines) or no sure fit.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct GridPlace {
-    pub columns_deg: Option<f64>,
-    pub rows_deg: Option<f64>,
+    pub columns: Option<LineOffset>,
+    pub rows: Option<LineOffset>,
 }
 
 impl GridPlace {
-    fn axis(&self, axis: Axis) -> Option<f64> {
+    fn axis(&self, axis: Axis) -> Option<LineOffset> {
         match axis {
-            Axis::Columns => self.columns_deg,
-            _ => self.rows_deg,
+            Axis::Columns => self.columns,
+            _ => self.rows,
         }
+    }
+}
+
+/// Where the grid was found at every crossing just after it was drawn, against where the pen
+/// was sent, in degrees. Each later crossing is held against its own measure: a line drawn by
+/// a gantry is not equally placed along its length (the gears' play and the pen's lag as it
+/// starts and stops; a sheet not quite square to the axes), by up to half a millimetre in the
+/// simulator, so a crossing must not be held against another.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GridAsDrawn {
+    crossings: Vec<(Axis, usize, usize, Option<f64>)>,
+}
+
+impl GridAsDrawn {
+    /// The measure of `axis`'s line `line` between the squares `across`, if it had one.
+    pub fn crossing(&self, axis: Axis, line: usize, across: usize) -> Option<f64> {
+        self.crossings
+            .iter()
+            .find(|c| c.0 == axis && c.1 == line && c.2 == across)
+            .and_then(|c| c.3)
+    }
+
+    /// Takes `offset` as its crossing's measure where that crossing had none; says whether it
+    /// did.
+    fn adopt(&mut self, axis: Axis, offset: LineOffset) -> bool {
+        if self.crossing(axis, offset.line, offset.across).is_some() {
+            return false;
+        }
+        self.crossings
+            .retain(|c| !(c.0 == axis && c.1 == offset.line && c.2 == offset.across));
+        self.crossings
+            .push((axis, offset.line, offset.across, Some(offset.deg)));
+        true
     }
 }
 
@@ -58,36 +117,45 @@ impl GridPlace {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum GridCheck {
     /// The lines are within [`GRID_TOLERANCE_MM`] of where they were (or could not be measured).
-    InPlace(GridPlace),
+    /// `followed`: the squares' centres moved to follow them (see [`FOLLOW_BEYOND_MM`]).
+    InPlace { place: GridPlace, followed: bool },
     /// They were not, and after re-homing they are: an axis had slipped.
     Rehomed { before: GridPlace, after: GridPlace },
 }
 
 impl Gantry {
     /// Measures where the grid lies now, from crossings between the `empty` squares, and holds
-    /// it against the blank read's. Beyond [`GRID_TOLERANCE_MM`] it re-homes and measures
-    /// again: an axis that slipped is then back in place; a sheet that moved is not, and that
-    /// is [`MotionError::SheetMoved`]. An axis with no measure from the blank read (a game
-    /// taken up again after a crash, or a fit that was not sure then) takes this one as its
-    /// measure: where a drawn line lies against where the pen was sent differs by a millimetre
-    /// or so, too close to the tolerance to hold a line against where it was sent.
+    /// each line crossed against the blank read's measure of the same line. Beyond
+    /// [`GRID_TOLERANCE_MM`] it re-homes and measures again: an axis that slipped is then back
+    /// in place; a sheet that moved is not, and that is [`MotionError::SheetMoved`]. Within it,
+    /// the squares follow the grid (see [`Gantry::squares_followed_by`]). A line with no
+    /// measure from the blank read (a game taken up again after a crash, or a fit that was not
+    /// sure then) takes this one as its measure: where a drawn line lies against where the pen
+    /// was sent differs by a millimetre or so, too close to the tolerance to hold a line against
+    /// where it was sent.
     pub fn check_grid(&mut self, empty: &[Cell]) -> Result<GridCheck> {
         let before = self.measure_grid(empty)?;
-        let drawn = self.grid_as_drawn.unwrap_or_default();
-        let adopted = GridPlace {
-            columns_deg: drawn.columns_deg.or(before.columns_deg),
-            rows_deg: drawn.rows_deg.or(before.rows_deg),
-        };
-        if adopted != drawn {
-            log::info!(
-                "the grid had no measure from when it was drawn on some axis: taking it as it is \
-                 now ({})",
-                self.describe_offsets(before.columns_deg, before.rows_deg)
-            );
-            self.grid_as_drawn = Some(adopted);
+        let mut drawn = self.grid_as_drawn.take().unwrap_or_default();
+        for axis in [Axis::Columns, Axis::Rows] {
+            if let Some(offset) = before.axis(axis) {
+                if drawn.adopt(axis, offset) {
+                    log::info!(
+                        "the {axis}'s line {} at {} had no measure from when it was drawn: \
+                         taking it as it is now ({})",
+                        offset.line,
+                        offset.across,
+                        self.describe_offsets(before.columns, before.rows)
+                    );
+                }
+            }
         }
+        self.grid_as_drawn = Some(drawn);
         if self.within_tolerance(&before) {
-            return Ok(GridCheck::InPlace(before));
+            let followed = self.follow_the_grid(&before);
+            return Ok(GridCheck::InPlace {
+                place: before,
+                followed,
+            });
         }
         log::info!(
             "the grid is not where it was ({}): re-homing",
@@ -96,6 +164,7 @@ impl Gantry {
         self.home()?;
         let after = self.measure_grid(empty)?;
         if self.within_tolerance(&after) {
+            self.follow_the_grid(&after);
             return Ok(GridCheck::Rehomed { before, after });
         }
         let (axis, moved_deg) = [Axis::Columns, Axis::Rows]
@@ -111,42 +180,167 @@ impl Gantry {
         })
     }
 
-    /// Takes the grid's place just after it was drawn: later checks are held against it.
-    pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
-        let place = self.measure_grid(&self.all_squares())?;
-        log::info!(
-            "the grid as drawn, against where the pen was sent: {}",
-            self.describe_offsets(place.columns_deg, place.rows_deg)
+    /// Where the squares are now against where the robot config put them, in degrees of each
+    /// axis (positive further from the end stop): what [`Gantry::check_grid`] has followed.
+    pub fn squares_followed_by(&self) -> AxisPoint {
+        let (now, configured) = (
+            self.config.board.grid_origin_deg,
+            self.board_as_configured.grid_origin_deg,
         );
-        self.grid_as_drawn = Some(place);
+        AxisPoint::new(now.columns - configured.columns, now.rows - configured.rows)
+    }
+
+    /// Moves the squares' centres, the sheet's corners with them, by as much as `place` has
+    /// the grid from where it was drawn, on each axis it measured further than
+    /// [`FOLLOW_BEYOND_MM`] from where they are: a sheet nudged by less than the tolerance then
+    /// changes neither where the robot draws nor where it reads, against the lines on the
+    /// paper. An axis not measured this time, or within that of where the squares are, keeps
+    /// what it followed last. A shift that would take a square's approach out of the travel is
+    /// made only as far as the travel allows (the config's reach check), and the log says so.
+    /// Says whether the squares moved.
+    fn follow_the_grid(&mut self, place: &GridPlace) -> bool {
+        let before = self.squares_followed_by();
+        let wanted = |axis: Axis, kept: i32| {
+            self.moved_since_drawn(place, axis)
+                .filter(|&deg| self.axis_mm(axis, (deg - f64::from(kept)).abs()) > FOLLOW_BEYOND_MM)
+                .map(|deg| deg.round() as i32)
+        };
+        let reachable = |by: AxisPoint| {
+            let mut candidate = self.config.clone();
+            candidate.board = self.board_as_configured.shifted(by);
+            candidate.check_every_square_is_reachable()
+        };
+        let mut by = before;
+        for axis in [Axis::Columns, Axis::Rows] {
+            let kept = match axis {
+                Axis::Columns => before.columns,
+                _ => before.rows,
+            };
+            let Some(want) = wanted(axis, kept) else {
+                continue;
+            };
+            let with = |deg: i32| match axis {
+                Axis::Columns => AxisPoint::new(deg, by.rows),
+                _ => AxisPoint::new(by.columns, deg),
+            };
+            // As far as the travel lets every square be reached, toward what was measured.
+            let mut deg = want;
+            while deg != 0 && reachable(with(deg)).is_err() {
+                deg -= deg.signum();
+            }
+            if deg != want {
+                let why = reachable(with(want))
+                    .err()
+                    .map_or(String::new(), |(f, p)| format!(": {f} {p}"));
+                log::warn!(
+                    "the {axis}'s squares can follow the grid by {deg:+} deg, not the {want:+} \
+                     deg it moved{why}"
+                );
+            }
+            by = with(deg);
+        }
+        if by == before {
+            return false;
+        }
+        let scale = self.config.scale();
+        log::info!(
+            "the squares' centres follow the grid: columns {:+} deg ({:+.1} mm), rows {:+} deg \
+             ({:+.1} mm) from where the config puts them",
+            by.columns,
+            scale.columns_mm(f64::from(by.columns)),
+            by.rows,
+            scale.rows_mm(f64::from(by.rows))
+        );
+        self.config.board = self.board_as_configured.shifted(by);
+        true
+    }
+
+    /// Draws a fresh grid where the robot config puts it; the ruler's measures and the squares'
+    /// following of an earlier sheet are forgotten (the next blank read measures this one).
+    pub fn draw_grid(&mut self) -> Result<()> {
+        self.config.board = self.board_as_configured.clone();
+        self.grid_as_drawn = None;
+        let grid = crate::motion::plan::grid(&self.config.board);
+        self.draw(&grid)
+    }
+
+    /// Measures every crossing of every line of the grid just after it was drawn: later
+    /// checks hold each crossing against its own measure.
+    pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
+        let n = self.config.board.size;
+        let mut drawn = GridAsDrawn::default();
+        for axis in [Axis::Columns, Axis::Rows] {
+            for line in 1..n {
+                for across in 0..n {
+                    let (at, across_deg) = self.crossing_place(axis, line, across);
+                    let found = self.guarded(|g| {
+                        g.move_pen(0)?;
+                        g.cross_line(axis, at, across_deg)
+                    })?;
+                    drawn.crossings.push((axis, line, across, found));
+                }
+            }
+        }
+        log::info!(
+            "the grid as drawn, at each crossing against where the pen was sent: {}",
+            self.describe_crossings(&drawn)
+        );
+        self.grid_as_drawn = Some(drawn);
         Ok(())
     }
 
-    /// Where the blank read found the grid, once it has.
-    pub fn grid_as_drawn(&self) -> Option<GridPlace> {
-        self.grid_as_drawn
+    /// Where the blank read found the grid's lines, once it has.
+    pub fn grid_as_drawn(&self) -> Option<&GridAsDrawn> {
+        self.grid_as_drawn.as_ref()
     }
 
     /// How far `place` has the grid from where it was just after drawing, in words, each axis
     /// in both units.
     pub fn describe_grid_place(&self, place: &GridPlace) -> String {
-        self.describe_offsets(
-            self.moved_since_drawn(place, Axis::Columns),
-            self.moved_since_drawn(place, Axis::Rows),
-        ) + " from where it was drawn"
+        let moved = |axis| {
+            let now = place.axis(axis)?;
+            self.moved_since_drawn(place, axis)
+                .map(|deg| LineOffset { deg, ..now })
+        };
+        self.describe_offsets(moved(Axis::Columns), moved(Axis::Rows)) + " from where it was drawn"
     }
 
-    fn describe_offsets(&self, columns_deg: Option<f64>, rows_deg: Option<f64>) -> String {
+    fn describe_crossings(&self, drawn: &GridAsDrawn) -> String {
         let scale = self.config.scale();
-        let one = |deg: Option<f64>, both: &dyn Fn(f64) -> String| {
-            deg.map_or("not measured".to_string(), |deg| {
-                format!("{}{}", if deg < 0.0 { "-" } else { "+" }, both(deg.abs()))
+        let said: Vec<String> = drawn
+            .crossings
+            .iter()
+            .map(|&(axis, line, across, deg)| {
+                let what = deg.map_or("not measured".to_string(), |deg| {
+                    let both = match axis {
+                        Axis::Columns => scale.both_columns(deg.abs()),
+                        _ => scale.both_rows(deg.abs()),
+                    };
+                    format!("{}{both}", if deg < 0.0 { "-" } else { "+" })
+                });
+                format!("{axis} line {line} at {across} {what}")
+            })
+            .collect();
+        said.join(", ")
+    }
+
+    fn describe_offsets(&self, columns: Option<LineOffset>, rows: Option<LineOffset>) -> String {
+        let scale = self.config.scale();
+        let one = |offset: Option<LineOffset>, both: &dyn Fn(f64) -> String| {
+            offset.map_or("not measured".to_string(), |o| {
+                format!(
+                    "{}{} (line {} at {})",
+                    if o.deg < 0.0 { "-" } else { "+" },
+                    both(o.deg.abs()),
+                    o.line,
+                    o.across
+                )
             })
         };
         format!(
             "columns {}, rows {}",
-            one(columns_deg, &|d| scale.both_columns(d)),
-            one(rows_deg, &|d| scale.both_rows(d))
+            one(columns, &|d| scale.both_columns(d)),
+            one(rows, &|d| scale.both_rows(d))
         )
     }
 
@@ -158,12 +352,15 @@ impl Gantry {
         }
     }
 
-    /// How far `place` has an axis's lines from where the blank read found them; `None`
-    /// unless both measured that axis.
+    /// How far `place` has an axis's line from where the blank read found that same line;
+    /// `None` unless both measured it.
     fn moved_since_drawn(&self, place: &GridPlace, axis: Axis) -> Option<f64> {
         let now = place.axis(axis)?;
-        let then = self.grid_as_drawn?.axis(axis)?;
-        Some(now - then)
+        let then = self
+            .grid_as_drawn
+            .as_ref()?
+            .crossing(axis, now.line, now.across)?;
+        Some(now.deg - then)
     }
 
     fn within_tolerance(&self, place: &GridPlace) -> bool {
@@ -183,56 +380,73 @@ impl Gantry {
                 let Some((line, across)) = g.clean_crossing(axis, empty) else {
                     continue;
                 };
-                let found = g.cross_line(axis, line, across)?;
+                let (at, across_deg) = g.crossing_place(axis, line, across);
+                let found =
+                    g.cross_line(axis, at, across_deg)?
+                        .map(|deg| LineOffset { line, across, deg });
                 match axis {
-                    Axis::Columns => place.columns_deg = found,
-                    _ => place.rows_deg = found,
+                    Axis::Columns => place.columns = found,
+                    _ => place.rows = found,
                 }
             }
             Ok(place)
         })
     }
 
-    /// A line of `axis` with an empty square on either side, and where to cross it: the line's
-    /// place along `axis`, and the centre of the two squares across it. Lines nearer the
-    /// board's middle first.
-    fn clean_crossing(&self, axis: Axis, empty: &[Cell]) -> Option<(i32, i32)> {
-        let board = &self.config.board;
-        let n = board.size;
+    /// A line of `axis` with an empty square on either side, and which two squares across it:
+    /// lines and squares nearer the board's middle first.
+    fn clean_crossing(&self, axis: Axis, empty: &[Cell]) -> Option<(usize, usize)> {
+        let n = self.config.board.size;
         let mut lines: Vec<usize> = (1..n).collect();
         lines.sort_by_key(|&k| (2 * k).abs_diff(n));
         let mut across: Vec<usize> = (0..n).collect();
         across.sort_by_key(|&k| (2 * k + 1).abs_diff(n));
-        for &k in &lines {
-            for &other in &across {
+        lines.into_iter().find_map(|line| {
+            across.iter().find_map(|&other| {
                 let (a, b) = match axis {
                     Axis::Columns => (
                         Cell {
                             row: other,
-                            col: k - 1,
+                            col: line - 1,
                         },
-                        Cell { row: other, col: k },
+                        Cell {
+                            row: other,
+                            col: line,
+                        },
                     ),
                     _ => (
                         Cell {
-                            row: k - 1,
+                            row: line - 1,
                             col: other,
                         },
-                        Cell { row: k, col: other },
+                        Cell {
+                            row: line,
+                            col: other,
+                        },
                     ),
                 };
-                if empty.contains(&a) && empty.contains(&b) {
-                    let centre = board.cell_centre(a);
-                    let origin = board.grid_origin_deg;
-                    let at = k as i32 * board.square_deg;
-                    return Some(match axis {
-                        Axis::Columns => (origin.columns + at, centre.rows),
-                        _ => (origin.rows + at, centre.columns),
-                    });
-                }
-            }
+                (empty.contains(&a) && empty.contains(&b)).then_some((line, other))
+            })
+        })
+    }
+
+    /// Where to cross `axis`'s line `line` between the squares `across` (a row for the columns
+    /// axis's lines, a column for the rows axis's): the line's place along `axis` as drawn,
+    /// and the centre of those squares on the other axis.
+    fn crossing_place(&self, axis: Axis, line: usize, across: usize) -> (i32, i32) {
+        let board = &self.config.board;
+        // The line where it was drawn, not where the squares follow it now: the measures are
+        // all held against the same place.
+        let origin = self.board_as_configured.grid_origin_deg;
+        let at = line as i32 * board.square_deg;
+        let centre = board.cell_centre(Cell {
+            row: across,
+            col: across,
+        });
+        match axis {
+            Axis::Columns => (origin.columns + at, centre.rows),
+            _ => (origin.rows + at, centre.columns),
         }
-        None
     }
 
     /// Sweeps across the line of `axis` at `line_deg`, out and back, the other axis at
@@ -255,6 +469,10 @@ impl Gantry {
         let reach = (spot / 2.0 + search + 4.0).ceil() as i32;
         // Readings an eighth of a spot apart: some thirty across the dip.
         let mut speed = self.reading_speed(0.125, self.config.sensing.sweep_speed_deg_per_s);
+        let precise_deg = match axis {
+            Axis::Columns => self.config.scale().columns_deg(PRECISION_MM),
+            _ => self.config.scale().rows_deg(PRECISION_MM),
+        };
         let mut readings: Vec<(f64, f64)> = Vec::new();
         let mut fix = None;
         for _ in 0..MOST_PASSES {
@@ -290,7 +508,7 @@ impl Gantry {
                 );
                 return Ok(None);
             }
-            if fix.is_some_and(|f| f.sigmas >= RULER_SIGMAS) {
+            if fix.is_some_and(|f| f.sigmas >= RULER_SIGMAS && f.uncertainty_deg <= precise_deg) {
                 break;
             }
             speed = (speed / 2).max(SLOWEST_SWEEP_DEG_PER_S);
