@@ -184,7 +184,9 @@ fn moving_brick() -> Mounted {
     ))
 }
 
-const SCREEN: Duration = Duration::from_secs(60);
+// The set-up's screen lasts longest: since the ruler measures every crossing of the grid it
+// drew (twelve, each out and back), reading the paper takes over a minute on this brick.
+const SCREEN: Duration = Duration::from_secs(150);
 
 #[test]
 #[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
