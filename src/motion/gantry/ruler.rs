@@ -21,6 +21,20 @@ const SEARCH_SHARE_OF_SQUARE: f64 = 0.25;
 /// inside it, and the neighbouring line, a whole square away, outside.
 const WIDE_SEARCH_SHARE_OF_SQUARE: f64 = 0.4;
 
+/// Just after drawing, a line is looked for this far either side of where the pen was sent,
+/// in mm: the pen's own placing error is under a millimetre (measured: drawn lines lie 0 to
+/// 4 degrees from where they were sent), and the narrower search makes each of the set-up's
+/// crossings a third shorter.
+const JUST_DRAWN_SEARCH_MM: f64 = 2.0;
+
+/// Which crossing: of a grid just drawn (the line is near where the pen was sent), or a check
+/// during the game (it may have moved by a tooth or more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    JustDrawn,
+    Check,
+}
+
 /// A crossing's fit counts when its depth is at least this many times its uncertainty: six,
 /// as for a mark (see `sensing::MEAN_SIGMAS`), so paper's unevenness is never taken for a line.
 const RULER_SIGMAS: f64 = 6.0;
@@ -33,22 +47,23 @@ const MOST_PASSES: usize = 4;
 /// says its line is placed to within this, one standard deviation in mm (see
 /// [`LineFix::uncertainty_deg`]), or [`MOST_PASSES`] are done. The fit's own figure is
 /// optimistic (it knows nothing of the readings' ages): asking 0.25 mm of it left two measures
-/// 0.5 mm rms apart under the 12 mm spot; asking 0.12 mm, 0.2 to 0.35 mm, and more passes
-/// gained nothing more.
+/// 0.5 mm rms apart under the 12 mm spot; asking 0.12 mm, 0.35 mm, and more passes gained
+/// nothing more.
 const PRECISION_MM: f64 = 0.12;
 
 /// The grid may lie this far from where it was found at the blank read, in mm, before the robot
 /// acts on it. Less than a rack's tooth (3.2 mm), so one skipped tooth is found; more than the
 /// fit's own scatter with nothing moved and than the gears' play (a degree or two). Measured
 /// (`tests/grid_as_a_ruler.rs` prints each): two measures of the same crossing differ by
-/// 0.3 mm rms and 0.7 mm at worst under the 12 mm spot with 3 to 4 % noise and readings every
-/// 10 to 20 ms, 0.64 mm at worst across the matrix's 6 to 12 mm spots, 0 to 4 % noise and 5 to
-/// 20 ms; so 2 mm is six deviations from a false alarm and four from a missed tooth (which is
-/// then followed as a nudge, so a mark still lands on its square).
+/// 0.35 mm rms and 0.75 mm at worst under the 12 mm spot with 3 to 4 % noise and readings
+/// every 10 to 20 ms, over eight seeds; 0.48 mm at worst across the matrix's 6 to 12 mm spots,
+/// 0 to 4 % noise and 5 to 20 ms. So 2 mm is over five deviations from a false alarm and over
+/// three from a missed tooth (which is then followed as a nudge, so a mark still lands on its
+/// square).
 pub const GRID_TOLERANCE_MM: f64 = 2.0;
 
 /// The squares follow the grid only when it lies further than this from where they follow it
-/// now, in mm: above the fit's worst scatter with nothing moved (0.7 mm, as above), so noise in
+/// now, in mm: above the fit's worst scatter with nothing moved (0.75 mm, as above), so noise in
 /// the measure does not move them. A real nudge of 1 to 2 mm is followed, to within that
 /// scatter; a smaller one is left, costing a mark at most a millimetre.
 pub const FOLLOW_BEYOND_MM: f64 = 1.0;
@@ -276,7 +291,7 @@ impl Gantry {
                     let (at, across_deg) = self.crossing_place(axis, line, across);
                     let found = self.guarded(|g| {
                         g.move_pen(0)?;
-                        g.cross_line(axis, at, across_deg)
+                        g.cross_line(axis, at, across_deg, Look::JustDrawn)
                     })?;
                     drawn.crossings.push((axis, line, across, found));
                 }
@@ -382,9 +397,9 @@ impl Gantry {
                     continue;
                 };
                 let (at, across_deg) = g.crossing_place(axis, line, across);
-                let found =
-                    g.cross_line(axis, at, across_deg)?
-                        .map(|deg| LineOffset { line, across, deg });
+                let found = g
+                    .cross_line(axis, at, across_deg, Look::Check)?
+                    .map(|deg| LineOffset { line, across, deg });
                 match axis {
                     Axis::Columns => place.columns = found,
                     _ => place.rows = found,
@@ -455,20 +470,40 @@ impl Gantry {
     /// `line_deg` once the fit is sure. Noisy readings under a wide spot leave it unsure after
     /// one pass; each further pass goes at half the speed, so it brings twice the readings,
     /// up to [`MOST_PASSES`]; then the line goes unmeasured (and unchecked) this time.
-    fn cross_line(&mut self, axis: Axis, line_deg: i32, across_deg: i32) -> Result<Option<f64>> {
+    fn cross_line(
+        &mut self,
+        axis: Axis,
+        line_deg: i32,
+        across_deg: i32,
+        look: Look,
+    ) -> Result<Option<f64>> {
         let geometry = self.config.reading_geometry();
         let spot = match axis {
             Axis::Columns => geometry.spot_columns_deg,
             _ => geometry.spot_rows_deg,
         };
         let square = f64::from(self.config.board.square_deg);
-        let search = square * SEARCH_SHARE_OF_SQUARE;
-        let wide = square * WIDE_SEARCH_SHARE_OF_SQUARE;
+        let (search, wide) = match look {
+            Look::JustDrawn => {
+                let scale = self.config.scale();
+                let near = match axis {
+                    Axis::Columns => scale.columns_deg(JUST_DRAWN_SEARCH_MM),
+                    _ => scale.rows_deg(JUST_DRAWN_SEARCH_MM),
+                };
+                (near, near)
+            }
+            Look::Check => (
+                square * SEARCH_SHARE_OF_SQUARE,
+                square * WIDE_SEARCH_SHARE_OF_SQUARE,
+            ),
+        };
         // Far enough to see the paper beyond the dip at the first search's ends; further, and
         // the readings near the neighbouring line's dip pull the fit (measured: the fit strays
         // up to 1.4 mm with nothing moved, against 1.0 mm).
         let reach = (spot / 2.0 + search + 4.0).ceil() as i32;
-        // Readings an eighth of a spot apart: some thirty across the dip.
+        // Readings an eighth of a spot apart: some thirty across the dip. A fifth, relying on
+        // the slower passes where the fit is not yet precise, made the set-up longer, not
+        // shorter: more crossings needed a second pass.
         let mut speed = self.reading_speed(0.125, self.config.sensing.sweep_speed_deg_per_s);
         let precise_deg = match axis {
             Axis::Columns => self.config.scale().columns_deg(PRECISION_MM),
