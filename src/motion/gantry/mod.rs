@@ -21,8 +21,8 @@ pub mod ruler;
 mod travel;
 
 pub use reading::{
-    blank_speed, describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, UsedSheet,
-    FIRST_LOOK_SPACING,
+    blank_speed, describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, ReadStage,
+    ReadStages, UsedSheet, FIRST_LOOK_SPACING,
 };
 
 type Result<T> = std::result::Result<T, MotionError>;
@@ -111,6 +111,8 @@ pub struct Gantry {
     noise_percent: Option<f64>,
     /// The time between two readings taken on the last look: see [`Gantry::between_reads`].
     between_reads: Option<ReadSpread>,
+    /// How long each stage of the last read of the board took: see [`Gantry::last_read`].
+    last_read: ReadStages,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
@@ -132,6 +134,7 @@ impl Gantry {
             ideal_motion: Duration::ZERO,
             noise_percent: None,
             between_reads: None,
+            last_read: ReadStages::default(),
             last_safe_state: None,
             grid_as_drawn: None,
         }

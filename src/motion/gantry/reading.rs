@@ -572,7 +572,10 @@ impl Gantry {
             .collect();
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
+        self.last_read = ReadStages::default();
+        let mut stage = self.start_stage();
         let first_rows = self.look(&mut readings, &first, fast, &[0])?;
+        self.last_read.first = self.end_stage(stage, first.len());
         let first_look = by_square(&first_rows);
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
         let period = self.read_period();
@@ -594,7 +597,9 @@ impl Gantry {
             })
             .collect();
         if !readings.iter().any(SquareReading::marked) {
+            stage = self.start_stage();
             self.look(&mut readings, empty, fast, &[offset, -offset])?;
+            self.last_read.off_centre = Some(self.end_stage(stage, empty.len()));
         }
         // The person says they have moved: with no square marked yet, a square with only a
         // hint of a dip is worth the slow look too.
@@ -607,9 +612,29 @@ impl Gantry {
         if !doubtful.is_empty() {
             // Twice as dense: a faint line's darkest point is then read nearly dead on.
             let slow = self.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
+            stage = self.start_stage();
             self.look(&mut readings, &doubtful, slow, &[0, offset, -offset])?;
+            self.last_read.close = Some(self.end_stage(stage, doubtful.len()));
         }
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
+    }
+
+    /// How long each stage of the last [`Gantry::read_board`] took, against its motions'
+    /// physical bound.
+    pub fn last_read(&self) -> ReadStages {
+        self.last_read
+    }
+
+    fn start_stage(&self) -> (Duration, Duration) {
+        (self.clock().now(), self.ideal_motion)
+    }
+
+    fn end_stage(&self, (began, ideal): (Duration, Duration), squares: usize) -> ReadStage {
+        ReadStage {
+            took: self.clock().now() - began,
+            bound: self.ideal_motion - ideal,
+            squares,
+        }
     }
 
     /// The spot and the pen in degrees, for predicting where the robot's own ink shows.
@@ -713,6 +738,26 @@ impl Gantry {
         }
         Ok(last)
     }
+}
+
+/// One stage of a read of the board: how long it took, how long its motions would take at
+/// their set speeds with no speeding up, slowing down or waiting (its physical bound), and
+/// how many squares it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReadStage {
+    pub took: Duration,
+    pub bound: Duration,
+    pub squares: usize,
+}
+
+/// The stages of one read of the board: the first look along the centre lines; the look along
+/// two lines off centre, when the first found no clear mark; the slow, dense look at doubtful
+/// squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReadStages {
+    pub first: ReadStage,
+    pub off_centre: Option<ReadStage>,
+    pub close: Option<ReadStage>,
 }
 
 /// What the robot saw on a sheet before drawing its grid.
