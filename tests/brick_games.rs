@@ -184,10 +184,7 @@ fn moving_brick() -> Mounted {
     ))
 }
 
-// The set-up's screen lasts longest: the ruler measures every crossing of the grid it drew
-// (twelve, each out and back) after reading the paper; on this brick, with the other tests of
-// the suite running beside it, that has taken over a minute.
-const SCREEN: Duration = Duration::from_secs(120);
+const SCREEN: Duration = Duration::from_secs(60);
 
 #[test]
 #[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]

@@ -21,8 +21,8 @@ use crate::config::RobotConfig;
 use crate::game::{Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::{Author, PaperLook, PaperPoint, SimBody, SimRobot, SimSettings};
-use crate::motion::sensing::NewMarks;
 use crate::motion::gantry::{ReadStage, ReadStages};
+use crate::motion::sensing::NewMarks;
 use crate::motion::{plan, Gantry};
 pub use crate::physical::{Pen, PENS};
 use anyhow::Context;
@@ -137,7 +137,10 @@ impl Row {
         };
         let mut parts = Vec::new();
         for (name, pick) in [
-            ("first look", (|s: &ReadStages| Some(s.first)) as fn(&ReadStages) -> Option<ReadStage>),
+            (
+                "first look",
+                (|s: &ReadStages| Some(s.first)) as fn(&ReadStages) -> Option<ReadStage>,
+            ),
             ("off centre", |s: &ReadStages| s.off_centre),
             ("close look", |s: &ReadStages| s.close),
         ] {

@@ -45,28 +45,29 @@ const MOST_PASSES: usize = 4;
 
 /// A crossing is crossed again (the second pass at half speed, the rest at that) until the fit
 /// says its line is placed to within this, one standard deviation in mm (see
-/// [`LineFix::uncertainty_deg`]), or [`MOST_PASSES`] are done. The fit's own figure is
-/// optimistic (it knows nothing of the readings' ages): asking 0.25 mm of it left two measures
-/// 0.5 mm rms apart under the 12 mm spot; asking 0.12 mm, 0.35 mm, and more passes gained
-/// nothing more.
+/// [`LineFix::uncertainty_deg`]), or [`MOST_PASSES`] are done; the blank read's crossings,
+/// which every later check is held against, to half of it. The fit's own figure is optimistic
+/// (it knows nothing of the readings' ages): asking 0.25 mm of every crossing left checks 0.5
+/// mm rms from the blank read's measure under the 12 mm spot; asking 0.12 mm, and 0.06 mm of
+/// the blank read's, 0.4 mm.
 const PRECISION_MM: f64 = 0.12;
 
 /// The grid may lie this far from where it was found at the blank read, in mm, before the robot
 /// acts on it. Less than a rack's tooth (3.2 mm), so one skipped tooth is found; more than the
 /// fit's own scatter with nothing moved and than the gears' play (a degree or two). Measured
-/// (`tests/grid_as_a_ruler.rs` prints each): two measures of the same crossing differ by
-/// 0.35 mm rms and 0.75 mm at worst under the 12 mm spot with 3 to 4 % noise and readings
-/// every 10 to 20 ms, over eight seeds; 0.48 mm at worst across the matrix's 6 to 12 mm spots,
-/// 0 to 4 % noise and 5 to 20 ms. So 2 mm is over five deviations from a false alarm and over
-/// three from a missed tooth (which is then followed as a nudge, so a mark still lands on its
-/// square).
+/// (`tests/grid_as_a_ruler.rs` prints each): a check differs from the blank read's measure of
+/// the same line by 0.4 mm rms and 1.0 mm at worst under the 12 mm spot with 3 to 4 % noise
+/// and readings every 10 to 20 ms, over eight seeds; by 0.5 mm at worst across the matrix's 6
+/// to 12 mm spots, 0 to 4 % noise and 5 to 20 ms. So 2 mm is five deviations from a false
+/// alarm and three from a missed tooth (which is then followed as a nudge, so a mark still
+/// lands on its square).
 pub const GRID_TOLERANCE_MM: f64 = 2.0;
 
 /// The squares follow the grid only when it lies further than this from where they follow it
-/// now, in mm: above the fit's worst scatter with nothing moved (0.75 mm, as above), so noise in
-/// the measure does not move them. A real nudge of 1 to 2 mm is followed, to within that
-/// scatter; a smaller one is left, costing a mark at most a millimetre.
-pub const FOLLOW_BEYOND_MM: f64 = 1.0;
+/// now, in mm: above the fit's worst scatter with nothing moved (1.0 mm, as above; three
+/// deviations), so noise in the measure does not move them. A real nudge of 1.2 to 2 mm is
+/// followed, to within that scatter; a smaller one is left, costing a mark at most that much.
+pub const FOLLOW_BEYOND_MM: f64 = 1.2;
 
 /// Where one grid line was found: which line of its axis (1 is the one nearest the end stop),
 /// between which squares across it (0 is the row or column nearest the other axis's end stop),
@@ -96,33 +97,33 @@ impl GridPlace {
     }
 }
 
-/// Where the grid was found at every crossing just after it was drawn, against where the pen
-/// was sent, in degrees. Each later crossing is held against its own measure: a line drawn by
-/// a gantry is not equally placed along its length (the gears' play and the pen's lag as it
-/// starts and stops; a sheet not quite square to the axes), by up to half a millimetre in the
-/// simulator, so a crossing must not be held against another.
+/// Where the grid's lines were found just after it was drawn, against where the pen was sent,
+/// in degrees: each line between the squares nearest the board's middle. A later crossing is
+/// held against its own line's measure (lines drawn one way and the other lie a degree or so
+/// apart from where they were sent); crossed between other squares, the same line reads within
+/// about a degree of it once the fit allows for the paper's slope (see
+/// [`crate::motion::ruler`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GridAsDrawn {
     crossings: Vec<(Axis, usize, usize, Option<f64>)>,
 }
 
 impl GridAsDrawn {
-    /// The measure of `axis`'s line `line` between the squares `across`, if it had one.
+    /// The measure of `axis`'s line `line` nearest the squares `across` (between those
+    /// squares where it was measured there), if the line has one.
     pub fn crossing(&self, axis: Axis, line: usize, across: usize) -> Option<f64> {
         self.crossings
             .iter()
-            .find(|c| c.0 == axis && c.1 == line && c.2 == across)
+            .filter(|c| c.0 == axis && c.1 == line && c.3.is_some())
+            .min_by_key(|c| c.2.abs_diff(across))
             .and_then(|c| c.3)
     }
 
-    /// Takes `offset` as its crossing's measure where that crossing had none; says whether it
-    /// did.
+    /// Takes `offset` as its line's measure where that line had none; says whether it did.
     fn adopt(&mut self, axis: Axis, offset: LineOffset) -> bool {
         if self.crossing(axis, offset.line, offset.across).is_some() {
             return false;
         }
-        self.crossings
-            .retain(|c| !(c.0 == axis && c.1 == offset.line && c.2 == offset.across));
         self.crossings
             .push((axis, offset.line, offset.across, Some(offset.deg)));
         true
@@ -280,25 +281,24 @@ impl Gantry {
         self.draw(&grid)
     }
 
-    /// Measures every crossing of every line of the grid just after it was drawn: later
-    /// checks hold each crossing against its own measure.
+    /// Measures every line of the grid just after it was drawn, between the squares nearest
+    /// the board's middle: later checks hold each line against that measure.
     pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
         let n = self.config.board.size;
+        let across = (n - 1) / 2;
         let mut drawn = GridAsDrawn::default();
         for axis in [Axis::Columns, Axis::Rows] {
             for line in 1..n {
-                for across in 0..n {
-                    let (at, across_deg) = self.crossing_place(axis, line, across);
-                    let found = self.guarded(|g| {
-                        g.move_pen(0)?;
-                        g.cross_line(axis, at, across_deg, Look::JustDrawn)
-                    })?;
-                    drawn.crossings.push((axis, line, across, found));
-                }
+                let (at, across_deg) = self.crossing_place(axis, line, across);
+                let found = self.guarded(|g| {
+                    g.move_pen(0)?;
+                    g.cross_line(axis, at, across_deg, Look::JustDrawn)
+                })?;
+                drawn.crossings.push((axis, line, across, found));
             }
         }
         log::info!(
-            "the grid as drawn, at each crossing against where the pen was sent: {}",
+            "the grid as drawn, each line against where the pen was sent: {}",
             self.describe_crossings(&drawn)
         );
         self.grid_as_drawn = Some(drawn);
@@ -505,9 +505,15 @@ impl Gantry {
         // the slower passes where the fit is not yet precise, made the set-up longer, not
         // shorter: more crossings needed a second pass.
         let mut speed = self.reading_speed(0.125, self.config.sensing.sweep_speed_deg_per_s);
+        // The measure every later check is held against is taken once: it is worth the
+        // passes that halve its own share of their scatter.
+        let precision_mm = match look {
+            Look::JustDrawn => PRECISION_MM / 2.0,
+            Look::Check => PRECISION_MM,
+        };
         let precise_deg = match axis {
-            Axis::Columns => self.config.scale().columns_deg(PRECISION_MM),
-            _ => self.config.scale().rows_deg(PRECISION_MM),
+            Axis::Columns => self.config.scale().columns_deg(precision_mm),
+            _ => self.config.scale().rows_deg(precision_mm),
         };
         let mut readings: Vec<(f64, f64)> = Vec::new();
         let mut fix = None;
