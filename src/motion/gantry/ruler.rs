@@ -69,6 +69,10 @@ pub const GRID_TOLERANCE_MM: f64 = 2.0;
 /// followed, to within that scatter; a smaller one is left, costing a mark at most that much.
 pub const FOLLOW_BEYOND_MM: f64 = 1.2;
 
+/// Two measures of a nudge agree when they are this close, in mm: about twice the scatter of
+/// their difference with nothing moved (0.4 mm rms, as above).
+const FOLLOW_AGREE_MM: f64 = 0.8;
+
 /// Where one grid line was found: which line of its axis (1 is the one nearest the end stop),
 /// between which squares across it (0 is the row or column nearest the other axis's end stop),
 /// and how far from where the pen was sent to draw it, in degrees, positive further from the
@@ -168,7 +172,7 @@ impl Gantry {
         }
         self.grid_as_drawn = Some(drawn);
         if self.within_tolerance(&before) {
-            let followed = self.follow_the_grid(&before);
+            let followed = self.follow_the_grid(&before, empty)?;
             return Ok(GridCheck::InPlace {
                 place: before,
                 followed,
@@ -181,7 +185,7 @@ impl Gantry {
         self.home()?;
         let after = self.measure_grid(empty)?;
         if self.within_tolerance(&after) {
-            self.follow_the_grid(&after);
+            self.follow_the_grid(&after, empty)?;
             return Ok(GridCheck::Rehomed { before, after });
         }
         let (axis, moved_deg) = [Axis::Columns, Axis::Rows]
@@ -214,13 +218,42 @@ impl Gantry {
     /// paper. An axis not measured this time, or within that of where the squares are, keeps
     /// what it followed last. A shift that would take a square's approach out of the travel is
     /// made only as far as the travel allows (the config's reach check), and the log says so.
-    /// Says whether the squares moved.
-    fn follow_the_grid(&mut self, place: &GridPlace) -> bool {
+    /// A measure beyond the threshold is checked by a second one of the `empty` squares'
+    /// crossings first. Says whether the squares moved.
+    fn follow_the_grid(&mut self, place: &GridPlace, empty: &[Cell]) -> Result<bool> {
         let before = self.squares_followed_by();
+        let beyond = |g: &Gantry, place: &GridPlace, axis: Axis, kept: i32| {
+            g.moved_since_drawn(place, axis)
+                .filter(|&deg| g.axis_mm(axis, (deg - f64::from(kept)).abs()) > FOLLOW_BEYOND_MM)
+        };
+        let kept = |axis: Axis| match axis {
+            Axis::Columns => before.columns,
+            _ => before.rows,
+        };
+        if [Axis::Columns, Axis::Rows]
+            .into_iter()
+            .all(|axis| beyond(self, place, axis, kept(axis)).is_none())
+        {
+            return Ok(false);
+        }
+        // A measure beyond the threshold is one in a hundred with nothing moved, more on a busy
+        // brick whose readings come late: a nudge is followed only when a second measure, its
+        // noise its own, agrees within [`FOLLOW_AGREE_MM`], and their mean is beyond it too.
+        let again = self.measure_grid(empty)?;
         let wanted = |axis: Axis, kept: i32| {
-            self.moved_since_drawn(place, axis)
-                .filter(|&deg| self.axis_mm(axis, (deg - f64::from(kept)).abs()) > FOLLOW_BEYOND_MM)
-                .map(|deg| deg.round() as i32)
+            let first = beyond(self, place, axis, kept)?;
+            let second = self.moved_since_drawn(&again, axis)?;
+            let both = (first + second) / 2.0;
+            if self.axis_mm(axis, (first - second).abs()) > FOLLOW_AGREE_MM
+                || self.axis_mm(axis, (both - f64::from(kept)).abs()) <= FOLLOW_BEYOND_MM
+            {
+                log::info!(
+                    "the {axis}'s grid measured {first:+.1} deg, then {second:+.1} deg, from where \
+                     it was drawn: not a nudge both measures agree on"
+                );
+                return None;
+            }
+            Some(both.round() as i32)
         };
         let reachable = |by: AxisPoint| {
             let mut candidate = self.config.clone();
@@ -229,11 +262,7 @@ impl Gantry {
         };
         let mut by = before;
         for axis in [Axis::Columns, Axis::Rows] {
-            let kept = match axis {
-                Axis::Columns => before.columns,
-                _ => before.rows,
-            };
-            let Some(want) = wanted(axis, kept) else {
+            let Some(want) = wanted(axis, kept(axis)) else {
                 continue;
             };
             let with = |deg: i32| match axis {
@@ -257,7 +286,7 @@ impl Gantry {
             by = with(deg);
         }
         if by == before {
-            return false;
+            return Ok(false);
         }
         let scale = self.config.scale();
         log::info!(
@@ -269,7 +298,7 @@ impl Gantry {
             scale.rows_mm(f64::from(by.rows))
         );
         self.config.board = self.board_as_configured.shifted(by);
-        true
+        Ok(true)
     }
 
     /// Draws a fresh grid where the robot config puts it; the ruler's measures and the squares'
