@@ -138,11 +138,31 @@ impl Program<'_> {
             .filter_map(|&cell| board.get(cell).map(|mark| (cell, mark)))
             .collect();
         let (seen, readings, checks) = self.gantry.read_board(&blank, &empty, &drawn)?;
-        let missing: Vec<Cell> = checks
-            .iter()
-            .filter(|check| !check.seen)
-            .map(|check| check.cell)
-            .collect();
+        // A mark the first look did not see gets the closer look a game gives the robot's own
+        // marks before it is called missing: a doubt is not a sheet that does not match.
+        let mut missing: Vec<Cell> = Vec::new();
+        for check in checks.iter().filter(|check| !check.seen) {
+            let name = self.gantry.square_name(check.cell);
+            let closer = self
+                .gantry
+                .look_closely_at_own(&blank, check.cell, check.mark)?;
+            match closer {
+                Some(fit) if fit.seen() => log::info!(
+                    "the {} at {name} was not seen on the first look; a closer look finds it: {}",
+                    check.mark,
+                    fit.describe()
+                ),
+                other => {
+                    log::info!(
+                        "the {} at {name} is not seen on a closer look either ({})",
+                        check.mark,
+                        other.map_or("no reading where its ink should be".into(), |f| f
+                            .describe())
+                    );
+                    missing.push(check.cell);
+                }
+            }
+        }
         for reading in &readings {
             log::info!(
                 "read {}: {}",
