@@ -1,4 +1,4 @@
-use clap::Parser;
+use clap::Parser as _;
 use ev3_tictactoe::cli::{is_broken_pipe, run, BadInput, Cli, EXIT_BAD_INPUT};
 use ev3_tictactoe::config::CONFIG_VARIABLE;
 use ev3_tictactoe::scoreboard::store::PATH_VARIABLE;
@@ -18,7 +18,20 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(usage) => {
+            // Help and the version go to standard output, usage errors to standard error. Only
+            // a reader that has gone away may end quietly: help lost to a full disk is an error.
+            if let Err(why) = usage.print() {
+                if why.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: writing the help failed: {why}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            return ExitCode::from(u8::try_from(usage.exit_code()).unwrap_or(EXIT_BAD_INPUT));
+        }
+    };
     match run(cli) {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,

@@ -23,6 +23,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// Prints notes, and every screen only when asked to.
 struct DemoMirror {
@@ -150,23 +151,35 @@ pub(super) fn run(
         },
         args.paper.display()
     ));
+    if let Some(why) = WRITE_FAILED.get() {
+        anyhow::bail!("writing the demo's output failed: {why}");
+    }
     match ending {
         Ending::Failed(error) => Err(error),
         other => Ok(super::play::exit_code(&other, &stop)),
     }
 }
 
+/// Why the demo's output could not be written, if it could not, and that was not its reader
+/// going away (see [`say`]).
+static WRITE_FAILED: OnceLock<String> = OnceLock::new();
+
 /// Prints a line of the demo's output. Once its reader has gone (`demo | head -1`), the demo
 /// has no one to play for: the session is asked to stop, the machine is made safe and the
-/// program ends with status 0; nothing more is printed.
+/// program ends with status 0; nothing more is printed. Any other failure to write (a full
+/// disk, `demo > /dev/full`) stops it the same way, but is an error: what the user asked for
+/// was lost.
 fn say(line: &str) {
     static CLOSED: AtomicBool = AtomicBool::new(false);
     if CLOSED.load(Ordering::SeqCst) {
         return;
     }
     let mut out = std::io::stdout().lock();
-    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+    if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
         CLOSED.store(true, Ordering::SeqCst);
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = WRITE_FAILED.set(error.to_string());
+        }
         safety::stop_the_session(OUTPUT_CLOSED);
     }
 }
