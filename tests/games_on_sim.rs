@@ -882,34 +882,6 @@ fn a_sheet_left_from_the_last_game_is_named_before_the_grid_and_the_game_is_not_
     assert_eq!(person.asked, 2);
 }
 
-/// A perfect human at a robot whose `axis` pinion skips one tooth of its rack while the
-/// human draws their second mark: the carriage ends up nearer its end stop than the encoder
-/// says (`toward_the_stop`), or further from it.
-struct SkipsATooth {
-    inner: ScriptedHuman,
-    sim: SimRobot,
-    axis: Axis,
-    toward_the_stop: bool,
-    turns: usize,
-}
-
-impl ev3_tictactoe::app::Person for SkipsATooth {
-    fn new_sheet(&mut self) {
-        self.inner.new_sheet();
-    }
-
-    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
-        self.turns += 1;
-        if self.turns == 2 {
-            // One tooth of the rack, 3.2 mm, in the default 24-tooth pinion's degrees.
-            let tooth_deg = 3.2 / ev3_tictactoe::physical::rack_mm_per_deg(24);
-            let sign = if self.toward_the_stop { 1.0 } else { -1.0 };
-            self.sim.world().skip_teeth(self.axis, sign * tooth_deg);
-        }
-        self.inner.your_move(board, mark);
-    }
-}
-
 #[test]
 fn a_pinion_that_skips_a_tooth_mid_game_is_found_re_homed_and_the_game_played_out() {
     for (axis, toward_the_stop) in [
@@ -918,24 +890,13 @@ fn a_pinion_that_skips_a_tooth_mid_game_is_found_re_homed_and_the_game_played_ou
         (Axis::Rows, true),
         (Axis::Rows, false),
     ] {
-        let rig = Rig::new(Strategy::Perfect, 19);
-        let mut human = SkipsATooth {
-            inner: rig.scripted(Strategy::Perfect, 19),
-            sim: rig.sim.clone(),
-            axis,
-            toward_the_stop,
-            turns: 0,
-        };
-        let settings = Settings {
-            seed: Some(19),
-            ..Settings::default()
-        };
-        let mut games = Vec::new();
-        let ending = rig
-            .program_with(&mut human, StopRequest::new(), settings)
-            .run_games_reporting(&Difficulty::hard(), FirstMove::Human, 1, &mut |g| {
-                games.push(g.clone())
-            });
+        // One tooth of the rack, 3.2 mm, in the default 24-tooth pinion's degrees, as the human
+        // starts their second move.
+        let (rig, ending, games) = a_game_meddled_with(move |sim| {
+            let tooth_deg = 3.2 / ev3_tictactoe::physical::rack_mm_per_deg(24);
+            let sign = if toward_the_stop { 1.0 } else { -1.0 };
+            sim.world().skip_teeth(axis, sign * tooth_deg);
+        });
         assert_done(&ending);
         assert_eq!(games.len(), 1, "{axis}");
         assert_eq!(

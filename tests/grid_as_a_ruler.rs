@@ -6,10 +6,8 @@
 
 mod sim_rig;
 
-use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::app::game::GameReport;
-use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy};
-use ev3_tictactoe::app::{Ending, Person, Settings};
+use ev3_tictactoe::app::Ending;
 use ev3_tictactoe::config::{Axis, RobotConfig};
 use ev3_tictactoe::game::{Cell, Mark};
 use ev3_tictactoe::hw::sim::human::{self, HandMark};
@@ -17,11 +15,9 @@ use ev3_tictactoe::hw::sim::{Author, PaperPoint, SimBody, SimRobot, SimSettings}
 use ev3_tictactoe::motion::gantry::ruler::{
     GridCheck, GridPlace, FOLLOW_BEYOND_MM, GRID_TOLERANCE_MM,
 };
-use ev3_tictactoe::motion::StopRequest;
 use ev3_tictactoe::motion::{plan, Gantry, MotionError};
 use ev3_tictactoe::physical::rack_mm_per_deg;
-use ev3_tictactoe::ui::menu::FirstMove;
-use sim_rig::{assert_done, result_by_the_rules, robot_strokes, Rig};
+use sim_rig::{a_game_meddled_with, assert_done, result_by_the_rules, robot_strokes, Rig};
 
 /// A robot that has drawn its grid and read it blank, in a world with this spot, noise and
 /// read period.
@@ -259,55 +255,14 @@ fn square_centre(deg: f64) -> f64 {
     20.0 + 100.0 * ((deg - 20.0) / 100.0).floor() + 50.0
 }
 
-/// A perfect human whose sheet gets knocked, by `columns_mm` and `rows_mm` away from the end
-/// stops, as they draw their second mark.
-struct KnocksTheSheet {
-    inner: ScriptedHuman,
-    rig_sim: SimRobot,
-    columns_mm: f64,
-    rows_mm: f64,
-    turns: usize,
-}
-
-impl Person for KnocksTheSheet {
-    fn new_sheet(&mut self) {
-        self.inner.new_sheet();
-    }
-
-    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: Mark) {
-        self.turns += 1;
-        if self.turns == 2 {
-            let scale = RobotConfig::default().scale();
-            self.rig_sim.world().move_sheet(
-                scale.columns_deg(self.columns_mm),
-                scale.rows_deg(self.rows_mm),
-            );
-        }
-        self.inner.your_move(board, mark);
-    }
-}
-
-/// One game against hard, the human first, the sheet knocked on their second turn.
+/// One game against hard, the human first, the sheet knocked by `columns_mm` and `rows_mm`
+/// away from the end stops as the human starts their second move.
 fn a_game_with_a_knock(columns_mm: f64, rows_mm: f64) -> (Rig, Ending, Vec<GameReport>) {
-    let rig = Rig::new(Strategy::Perfect, 19);
-    let mut human = KnocksTheSheet {
-        inner: rig.scripted(Strategy::Perfect, 19),
-        rig_sim: rig.sim.clone(),
-        columns_mm,
-        rows_mm,
-        turns: 0,
-    };
-    let settings = Settings {
-        seed: Some(19),
-        ..Settings::default()
-    };
-    let mut games = Vec::new();
-    let ending = rig
-        .program_with(&mut human, StopRequest::new(), settings)
-        .run_games_reporting(&Difficulty::hard(), FirstMove::Human, 1, &mut |g| {
-            games.push(g.clone())
-        });
-    (rig, ending, games)
+    a_game_meddled_with(move |sim| {
+        let scale = RobotConfig::default().scale();
+        sim.world()
+            .move_sheet(scale.columns_deg(columns_mm), scale.rows_deg(rows_mm));
+    })
 }
 
 #[test]

@@ -255,3 +255,51 @@ pub fn robot_strokes(rig: &Rig) -> Vec<Vec<(f64, f64)>> {
         .map(|s| s.points.iter().map(|p| (p.columns, p.rows)).collect())
         .collect()
 }
+
+/// A perfect scripted person who, as they start their second move, does something to the
+/// simulated world: knocks the sheet, makes a pinion skip a tooth.
+pub struct MeddlesOnTheSecondTurn {
+    inner: ScriptedHuman,
+    sim: SimRobot,
+    meddle: Box<dyn FnMut(&SimRobot)>,
+    turns: usize,
+}
+
+impl Person for MeddlesOnTheSecondTurn {
+    fn new_sheet(&mut self) {
+        self.inner.new_sheet();
+    }
+
+    fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: ev3_tictactoe::game::Mark) {
+        self.turns += 1;
+        if self.turns == 2 {
+            (self.meddle)(&self.sim);
+        }
+        self.inner.your_move(board, mark);
+    }
+}
+
+/// One game against hard, a perfect human first (seed 19), who does `meddle` to the world as
+/// they start their second move: the rig, how the run ended and the games it reported.
+pub fn a_game_meddled_with(
+    meddle: impl FnMut(&SimRobot) + 'static,
+) -> (Rig, Ending, Vec<GameReport>) {
+    let rig = Rig::new(Strategy::Perfect, 19);
+    let mut person = MeddlesOnTheSecondTurn {
+        inner: rig.scripted(Strategy::Perfect, 19),
+        sim: rig.sim.clone(),
+        meddle: Box::new(meddle),
+        turns: 0,
+    };
+    let settings = Settings {
+        seed: Some(19),
+        ..Settings::default()
+    };
+    let mut games = Vec::new();
+    let ending = rig
+        .program_with(&mut person, StopRequest::new(), settings)
+        .run_games_reporting(&Difficulty::hard(), FirstMove::Human, 1, &mut |g| {
+            games.push(g.clone())
+        });
+    (rig, ending, games)
+}
