@@ -32,6 +32,13 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(usage.exit_code()).unwrap_or(EXIT_BAD_INPUT));
         }
     };
+    // Started with no command: the menu on a brick (brickman's File Browser passes none),
+    // the short help elsewhere.
+    let Some(cli) = cli.or_play_on_a_brick() else {
+        let mut help = <Cli as clap::CommandFactory>::command();
+        eprint!("{}", help.render_help());
+        return ExitCode::from(EXIT_BAD_INPUT);
+    };
     match run(cli) {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,

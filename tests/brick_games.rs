@@ -32,7 +32,7 @@ struct Run {
 
 impl Run {
     fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ev3-tictactoe"))
+        let mut child = Command::new(emulated_brick::program_in(folder))
             .current_dir(folder)
             .env(DEVICE_DIR_VARIABLE, brick.device_dir())
             .args(args)
@@ -188,11 +188,13 @@ const SCREEN: Duration = Duration::from_secs(60);
 
 #[test]
 #[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
-fn the_menu_driven_by_the_brick_buttons_plays_a_whole_game_and_exits() {
+fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_game_and_exits() {
     require_fuse!();
     let brick = moving_brick();
+    // brickman's File Browser runs the program it is pointed at in the program's own folder,
+    // with no arguments.
     let folder = tempfile::tempdir().unwrap();
-    let mut run = Run::start(&brick, folder.path(), &["play", "--seed", "3"]);
+    let mut run = Run::start(&brick, folder.path(), &[]);
     run.wait_for(&["[Noughts and crosses]"], SCREEN);
     press(&brick, key::RIGHT);
     run.wait_for(&["[Level: hard]"], SCREEN);
@@ -243,6 +245,25 @@ fn the_menu_driven_by_the_brick_buttons_plays_a_whole_game_and_exits() {
         .map(|k| hard[k].as_u64().unwrap_or(0))
         .sum::<u64>();
     assert_eq!(games, 1, "{scores}");
+    assert!(
+        folder.path().join("ev3-tictactoe.log").exists(),
+        "the log beside the program"
+    );
+    // Started from another folder (brickrun over ssh from wherever the person is), the program
+    // finds the same scoreboard: beside its own file.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let shown = Command::new(emulated_brick::program_in(folder.path()))
+        .current_dir(elsewhere.path())
+        .args(["scores", "--json"])
+        .env_remove("EV3_TICTACTOE_SCORES")
+        .output()
+        .unwrap();
+    let shown: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(
+        shown["levels"]["hard"], *hard,
+        "the same scoreboard from another folder"
+    );
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
     let tree = brick.tree();
     assert!(
         tree.physics.as_ref().unwrap().driven().is_empty(),

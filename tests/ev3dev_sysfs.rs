@@ -310,7 +310,7 @@ fn the_mount_point_is_the_driver_path_the_tests_were_built_with() {
 
 /// Starts `play` on the emulated brick.
 fn start_play(brick: &Mounted, folder: &std::path::Path) -> std::process::Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_ev3-tictactoe"))
+    std::process::Command::new(emulated_brick::program_in(folder))
         .current_dir(folder)
         .env(
             ev3_tictactoe::hw::ev3dev::DEVICE_DIR_VARIABLE,

@@ -32,19 +32,54 @@ pub struct BadInput(pub String);
     version,
     about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper",
     long_about = "A LEGO EV3 robot that plays noughts and crosses with a pen on paper.\n\n\
-                  On the brick, `play` runs the menu and the games. Anywhere, `demo` plays whole \
+                  On the brick, `play` runs the menu and the games; with no command at all (as \
+                  the brick's File Browser starts it) it plays too. Its scoreboard, robot config \
+                  and log are beside the program's own file there. Anywhere, `demo` plays whole \
                   games on the simulated robot by itself, `sim` lets you play it from this \
                   terminal, and `console` plays the engine without a robot."
 )]
 pub struct Cli {
+    /// None: on a brick, `play` (as the File Browser starts it, with no arguments); elsewhere
+    /// the short help.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// Where the program's own files (scoreboard, robot config, log) are when no option or
+/// variable names them: on a brick, beside the program's own file, so that a start from
+/// brickman's File Browser (which runs it in its folder), by brickrun over ssh, or from any
+/// other folder finds the same ones; elsewhere, in the current folder.
+pub fn default_file(name: &str) -> PathBuf {
+    if crate::hw::ev3dev::is_ev3dev() {
+        let folder = std::env::current_exe()
+            .ok()
+            .and_then(|program| program.parent().map(std::path::Path::to_path_buf));
+        if let Some(folder) = folder {
+            return folder.join(name);
+        }
+    }
+    PathBuf::from(name)
+}
+
+impl Cli {
+    /// The command line as given, or, with no command, `play` on a brick; `None` elsewhere
+    /// (the caller prints the short help).
+    pub fn or_play_on_a_brick(self) -> Option<Cli> {
+        match self.command {
+            Some(_) => Some(self),
+            None if crate::hw::ev3dev::is_ev3dev() => {
+                Cli::try_parse_from(["ev3-tictactoe", "play"]).ok()
+            }
+            None => None,
+        }
+    }
 }
 
 /// The scoreboard a command reads or keeps.
 #[derive(Debug, Clone, Args)]
 pub struct ScoresOption {
-    /// The scoreboard file [default: scoreboard.json in the current folder]
+    /// The scoreboard file [default: scoreboard.json beside the program on a brick, else in
+    /// the current folder]
     #[arg(long, env = PATH_VARIABLE, value_name = "PATH")]
     pub scores: Option<PathBuf>,
 }
@@ -54,7 +89,7 @@ impl ScoresOption {
         ScoreFile::new(
             self.scores
                 .clone()
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_FILE)),
+                .unwrap_or_else(|| default_file(DEFAULT_FILE)),
         )
     }
 }
@@ -62,8 +97,8 @@ impl ScoresOption {
 /// The robot config of a command that drives the robot.
 #[derive(Debug, Clone, Args)]
 pub struct ConfigOption {
-    /// The robot config file [default: robot.json in the current folder if there is one, else
-    /// the built-in defaults that `config` prints]
+    /// The robot config file [default: robot.json beside the program on a brick, else in the
+    /// current folder, if there is one; else the built-in defaults that `config` prints]
     #[arg(long, env = CONFIG_VARIABLE, value_name = "PATH")]
     pub config: Option<PathBuf>,
 }
@@ -79,9 +114,18 @@ impl ConfigOption {
 #[derive(Debug, Clone, Args)]
 pub struct LogOption {
     /// The log file, appended to: what was read, decided and how long it took, with times
-    /// (moved to PATH.1 once past 1 MB)
-    #[arg(long, value_name = "PATH", default_value = "ev3-tictactoe.log")]
-    pub log: PathBuf,
+    /// (moved to PATH.1 once past 1 MB) [default: ev3-tictactoe.log beside the program on a
+    /// brick, else in the current folder]
+    #[arg(long, value_name = "PATH")]
+    pub log: Option<PathBuf>,
+}
+
+impl LogOption {
+    pub fn path(&self) -> PathBuf {
+        self.log
+            .clone()
+            .unwrap_or_else(|| default_file("ev3-tictactoe.log"))
+    }
 }
 
 /// The files of a run of the robot program: its scores, its robot and its log.
@@ -468,7 +512,10 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 /// Runs a parsed command line. Errors of type [`BadInput`] mean exit status 2.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return Err(BadInput("no command: see ev3-tictactoe --help".into()).into());
+    };
+    match command {
         Command::Sentinel { wiring, pen_duty } => {
             crate::app::sentinel::watch(&wiring, &pen_duty)?;
             Ok(ExitCode::SUCCESS)
@@ -501,7 +548,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &config,
                 &args,
                 args.files.scores.file(),
-                &args.files.log.log,
+                &args.files.log.path(),
             )
         }
         #[cfg(feature = "terminal-sim")]
@@ -511,7 +558,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &config,
                 &args,
                 args.files.scores.file(),
-                &args.files.log.log,
+                &args.files.log.path(),
             )
         }
         #[cfg(not(feature = "terminal-sim"))]
@@ -538,7 +585,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &args,
                 score_file,
                 own.is_none(),
-                &args.files.log.log,
+                &args.files.log.path(),
             )
         }
         Command::Calibrate(args) => {
@@ -552,7 +599,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 paper: args.paper,
                 world: world_settings(args.world.as_deref(), Default::default())?,
             };
-            robot::calibrate(&config, &source, &options, &args.log.log)
+            robot::calibrate(&config, &source, &options, &args.log.path())
         }
     }
 }

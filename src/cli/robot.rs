@@ -23,7 +23,7 @@ pub const DEFAULT_CONFIG_FILE: &str = "robot.json";
 pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)> {
     let (path, must_exist) = match named {
         Some(path) => (path.to_path_buf(), true),
-        None => (PathBuf::from(DEFAULT_CONFIG_FILE), false),
+        None => (super::default_file(DEFAULT_CONFIG_FILE), false),
     };
     if !must_exist && !path.exists() {
         return Ok((RobotConfig::default(), "built-in defaults".to_string()));

@@ -894,6 +894,18 @@ impl Mounted {
 
 /// The sysfs class folder the tests' ev3dev-lang-rust was built to use (EV3DEV_DRIVER_PATH in
 /// .cargo/config.toml) is `sys/class` under this.
+/// The program as a person puts it on the brick: its own file in `folder` (where, on a brick,
+/// it keeps its scoreboard, robot config and log), linked to the one cargo built rather than
+/// copied (the same file system) where it can be.
+pub fn program_in(folder: &std::path::Path) -> PathBuf {
+    let built = std::path::Path::new(env!("CARGO_BIN_EXE_ev3-tictactoe"));
+    let placed = folder.join("ev3-tictactoe");
+    if !placed.exists() && std::fs::hard_link(built, &placed).is_err() {
+        std::fs::copy(built, &placed).expect("the program copied into the test's folder");
+    }
+    placed
+}
+
 /// Sends `signal` ("TERM", "INT", ...) to `child` as a person's `kill` would, and checks it
 /// was delivered.
 pub fn send_signal(child: &std::process::Child, signal: &str) {
