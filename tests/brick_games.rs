@@ -187,7 +187,7 @@ fn moving_brick() -> Mounted {
 const SCREEN: Duration = Duration::from_secs(60);
 
 #[test]
-#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_game_and_exits() {
     require_fuse!();
     let brick = moving_brick();
@@ -296,7 +296,7 @@ impl Phase {
 }
 
 #[test]
-#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped() {
     require_fuse!();
     let devices = [
@@ -351,7 +351,7 @@ fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped()
 }
 
 #[test]
-#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up() {
     require_fuse!();
     // Each signal at each phase of the robot's work, and while it waits for the person.
@@ -403,7 +403,7 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
 }
 
 #[test]
-#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up() {
     require_fuse!();
     for (step, (signal, number)) in [
@@ -458,7 +458,7 @@ fn play_to_the_end(brick: &Mounted, run: &mut Run) -> String {
 }
 
 #[test]
-#[ignore = "the real-time brick suite (about 6 minutes): cargo test --test brick_games -- --ignored"]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn a_game_killed_mid_play_is_taken_up_again_by_the_next_play_and_finished() {
     require_fuse!();
     // Killed (SIGKILL: no handler, the sentinel stops the motors) while reading the person's
