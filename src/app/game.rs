@@ -458,10 +458,32 @@ impl Program<'_> {
                 }
                 NewMarks::None => {
                     self.panel.cue(Cue::Invalid);
-                    view = View::new(
-                        "No new mark",
-                        &["I see no new mark: fill your square darker and press again."],
-                    )
+                    // A faint dip on one line only, after the slow look: the robot is unsure,
+                    // and says where, rather than that it sees nothing.
+                    let unsure: Vec<Cell> = readings
+                        .iter()
+                        .filter(|r| r.evidence == crate::motion::sensing::Evidence::Borderline)
+                        .map(|r| r.cell)
+                        .collect();
+                    view = if unsure.is_empty() {
+                        View::new(
+                            "No new mark",
+                            &["I see no new mark: fill your square darker and press again."],
+                        )
+                    } else {
+                        log::info!(
+                            "I may see a faint mark at {}, too faint to be sure: asking for it \
+                             darker",
+                            self.list(&unsure)
+                        );
+                        View::new(
+                            "Not sure",
+                            &[&format!(
+                                "A faint mark at {}? Draw it darker and press again.",
+                                self.list(&unsure)
+                            )],
+                        )
+                    }
                     .with_board(board);
                 }
                 NewMarks::Several(cells) => {

@@ -100,6 +100,10 @@ pub struct Row {
     pub seen: usize,
     /// Squares where a mark clearly within the sensor's reach was not seen.
     pub missed: Vec<Cell>,
+    /// Squares where a mark clearly within reach was not taken for one, but the robot was
+    /// unsure of it (a faint dip on one line only, after the slow look): it says so and asks
+    /// the person to draw it darker, rather than passing over it.
+    pub unsure: Vec<Cell>,
     /// Squares where a mark within a quarter of the floors (see [`NEAR_THE_FLOOR`]) was not
     /// seen: the noise decides those.
     pub missed_near_floor: Vec<Cell>,
@@ -193,6 +197,7 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         condition,
         seen: 0,
         missed: Vec::new(),
+        unsure: Vec::new(),
         missed_near_floor: Vec::new(),
         beyond: Vec::new(),
         false_marks: Vec::new(),
@@ -246,6 +251,8 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
             row.seen += 1;
         } else if counts && visible < NEAR_THE_FLOOR {
             row.missed_near_floor.push(cell);
+        } else if counts && unsure_of(&readings, cell) {
+            row.unsure.push(cell);
         } else if counts {
             row.missed.push(cell);
         }
@@ -257,6 +264,7 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         for reading in &readings {
             let missed = reading.cell == cell
                 && (row.missed.last() == Some(&cell)
+                    || row.unsure.last() == Some(&cell)
                     || row.missed_near_floor.last() == Some(&cell));
             if missed || wrong.contains(&reading.cell) {
                 row.evidence.push(format!(
@@ -270,6 +278,13 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         row.false_marks.extend(wrong);
     }
     Ok(row)
+}
+
+/// Whether the read left `cell` borderline: the robot says it is unsure of it.
+fn unsure_of(readings: &[crate::motion::sensing::SquareReading], cell: Cell) -> bool {
+    readings
+        .iter()
+        .any(|r| r.cell == cell && r.evidence == crate::motion::sensing::Evidence::Borderline)
 }
 
 /// A mark whose best showing clears the floors by less than this factor is near the floor:
@@ -341,15 +356,15 @@ pub fn run_all() -> anyhow::Result<String> {
 /// The matrix as a table: one line per drawing and condition.
 pub fn render(rows: &[Row]) -> String {
     let mut out = String::from(
-        "Reading what people draw (every square, the robot's X and O beside it; seen / missed / missed near the floors /\
-         beyond the sensor / taken for a mark elsewhere)\n\
-         spot mm pen                  noise % read ms drawing             seen missed near \
+        "Reading what people draw (every square, the robot's X and O beside it; seen / missed / unsure, asked again / \
+         missed near the floors / beyond the sensor / taken for a mark elsewhere)\n\
+         spot mm pen                  noise % read ms drawing             seen missed unsure near \
          beyond false  mean read s\n",
     );
     for row in rows {
         let _ = writeln!(
             out,
-            "{:>7.0} {:<20} {:>7.0} {:>7} {:<18} {:>5} {:>6} {:>4} {:>6} {:>5}  {:>11.2}",
+            "{:>7.0} {:<20} {:>7.0} {:>7} {:<18} {:>5} {:>6} {:>6} {:>4} {:>6} {:>5}  {:>11.2}",
             row.condition.spot_mm,
             row.condition.pen.name,
             row.condition.noise_percent,
@@ -357,6 +372,7 @@ pub fn render(rows: &[Row]) -> String {
             drawing_name(row.drawn),
             row.seen,
             row.missed.len(),
+            row.unsure.len(),
             row.missed_near_floor.len(),
             row.beyond.len(),
             row.false_marks.len(),
@@ -374,10 +390,12 @@ pub fn summary(rows: &[Row]) -> String {
     let total = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
     let _ = writeln!(
         out,
-        "In all: {} marks seen, {} missed, {} missed within a quarter of the floors, {} beyond \
-         the sensor, {} squares taken for a mark wrongly.",
+        "In all: {} marks seen, {} missed, {} not sure of (the robot says so and asks for it \
+         darker), {} missed within a quarter of the floors, {} beyond the sensor, {} squares \
+         taken for a mark wrongly.",
         total(|r| r.seen),
         total(|r| r.missed.len()),
+        total(|r| r.unsure.len()),
         total(|r| r.missed_near_floor.len()),
         total(|r| r.beyond.len()),
         total(|r| r.false_marks.len())
