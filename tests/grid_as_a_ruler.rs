@@ -86,7 +86,7 @@ fn moved_mm(gantry: &Gantry, place: GridPlace) -> Vec<(Axis, f64)> {
         .map(|(axis, now)| {
             let now = now.expect("measured now");
             let then = drawn
-                .crossing(axis, now.line, now.across)
+                .line(axis, now.line)
                 .expect("measured at the blank read");
             let mm = match axis {
                 Axis::Columns => scale.columns_mm(now.deg - then),

@@ -462,7 +462,7 @@ impl Program<'_> {
                     // and says where, rather than that it sees nothing.
                     let unsure: Vec<Cell> = readings
                         .iter()
-                        .filter(|r| r.evidence == crate::motion::sensing::Evidence::Borderline)
+                        .filter(|r| r.unsure())
                         .map(|r| r.cell)
                         .collect();
                     view = if unsure.is_empty() {

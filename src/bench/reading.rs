@@ -251,7 +251,7 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
             row.seen += 1;
         } else if counts && visible < NEAR_THE_FLOOR {
             row.missed_near_floor.push(cell);
-        } else if counts && unsure_of(&readings, cell) {
+        } else if counts && readings.iter().any(|r| r.cell == cell && r.unsure()) {
             row.unsure.push(cell);
         } else if counts {
             row.missed.push(cell);
@@ -278,13 +278,6 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         row.false_marks.extend(wrong);
     }
     Ok(row)
-}
-
-/// Whether the read left `cell` borderline: the robot says it is unsure of it.
-fn unsure_of(readings: &[crate::motion::sensing::SquareReading], cell: Cell) -> bool {
-    readings
-        .iter()
-        .any(|r| r.cell == cell && r.evidence == crate::motion::sensing::Evidence::Borderline)
 }
 
 /// A mark whose best showing clears the floors by less than this factor is near the floor:

@@ -469,6 +469,12 @@ impl SquareReading {
         self.evidence == Evidence::Marked
     }
 
+    /// Still borderline after every look: a faint dip on one line only. The robot names such a
+    /// square and asks for it darker rather than passing over it.
+    pub fn unsure(&self) -> bool {
+        self.evidence == Evidence::Borderline
+    }
+
     /// Some look showed a dip [`HINT_SIGMAS`] out of its noise: too little to judge by, enough
     /// to be worth a closer look when the person says they have moved and nothing is seen.
     pub fn hinted(&self) -> bool {

@@ -102,34 +102,32 @@ impl GridPlace {
 }
 
 /// Where the grid's lines were found just after it was drawn, against where the pen was sent,
-/// in degrees: each line between the squares nearest the board's middle. A later crossing is
-/// held against its own line's measure (lines drawn one way and the other lie a degree or so
-/// apart from where they were sent); crossed between other squares, the same line reads within
-/// about a degree of it once the fit allows for the paper's slope (see
+/// in degrees: each line crossed between the squares nearest the board's middle. A later
+/// crossing is held against its own line's measure (lines drawn one way and the other lie a
+/// degree or so apart from where they were sent); crossed between other squares, the same line
+/// reads within about a degree of it once the fit allows for the paper's slope (see
 /// [`crate::motion::ruler`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GridAsDrawn {
-    crossings: Vec<(Axis, usize, usize, Option<f64>)>,
+    lines: Vec<(Axis, usize, Option<f64>)>,
 }
 
 impl GridAsDrawn {
-    /// The measure of `axis`'s line `line` nearest the squares `across` (between those
-    /// squares where it was measured there), if the line has one.
-    pub fn crossing(&self, axis: Axis, line: usize, across: usize) -> Option<f64> {
-        self.crossings
+    /// The measure of `axis`'s line `line`, if it has one.
+    pub fn line(&self, axis: Axis, line: usize) -> Option<f64> {
+        self.lines
             .iter()
-            .filter(|c| c.0 == axis && c.1 == line && c.3.is_some())
-            .min_by_key(|c| c.2.abs_diff(across))
-            .and_then(|c| c.3)
+            .find(|l| l.0 == axis && l.1 == line)
+            .and_then(|l| l.2)
     }
 
     /// Takes `offset` as its line's measure where that line had none; says whether it did.
     fn adopt(&mut self, axis: Axis, offset: LineOffset) -> bool {
-        if self.crossing(axis, offset.line, offset.across).is_some() {
+        if self.line(axis, offset.line).is_some() {
             return false;
         }
-        self.crossings
-            .push((axis, offset.line, offset.across, Some(offset.deg)));
+        self.lines.retain(|l| !(l.0 == axis && l.1 == offset.line));
+        self.lines.push((axis, offset.line, Some(offset.deg)));
         true
     }
 }
@@ -323,12 +321,12 @@ impl Gantry {
                     g.move_pen(0)?;
                     g.cross_line(axis, at, across_deg, Look::JustDrawn)
                 })?;
-                drawn.crossings.push((axis, line, across, found));
+                drawn.lines.push((axis, line, found));
             }
         }
         log::info!(
             "the grid as drawn, each line against where the pen was sent: {}",
-            self.describe_crossings(&drawn)
+            self.describe_lines(&drawn)
         );
         self.grid_as_drawn = Some(drawn);
         Ok(())
@@ -350,33 +348,24 @@ impl Gantry {
         self.describe_offsets(moved(Axis::Columns), moved(Axis::Rows)) + " from where it was drawn"
     }
 
-    fn describe_crossings(&self, drawn: &GridAsDrawn) -> String {
-        let scale = self.config.scale();
+    fn describe_lines(&self, drawn: &GridAsDrawn) -> String {
         let said: Vec<String> = drawn
-            .crossings
+            .lines
             .iter()
-            .map(|&(axis, line, across, deg)| {
-                let what = deg.map_or("not measured".to_string(), |deg| {
-                    let both = match axis {
-                        Axis::Columns => scale.both_columns(deg.abs()),
-                        _ => scale.both_rows(deg.abs()),
-                    };
-                    format!("{}{both}", if deg < 0.0 { "-" } else { "+" })
-                });
-                format!("{axis} line {line} at {across} {what}")
+            .map(|&(axis, line, deg)| {
+                let what = deg.map_or("not measured".to_string(), |deg| self.signed(axis, deg));
+                format!("{axis} line {line} {what}")
             })
             .collect();
         said.join(", ")
     }
 
     fn describe_offsets(&self, columns: Option<LineOffset>, rows: Option<LineOffset>) -> String {
-        let scale = self.config.scale();
-        let one = |offset: Option<LineOffset>, both: &dyn Fn(f64) -> String| {
+        let one = |axis: Axis, offset: Option<LineOffset>| {
             offset.map_or("not measured".to_string(), |o| {
                 format!(
-                    "{}{} (line {} at {})",
-                    if o.deg < 0.0 { "-" } else { "+" },
-                    both(o.deg.abs()),
+                    "{} (line {} at {})",
+                    self.signed(axis, o.deg),
                     o.line,
                     o.across
                 )
@@ -384,9 +373,19 @@ impl Gantry {
         };
         format!(
             "columns {}, rows {}",
-            one(columns, &|d| scale.both_columns(d)),
-            one(rows, &|d| scale.both_rows(d))
+            one(Axis::Columns, columns),
+            one(Axis::Rows, rows)
         )
+    }
+
+    /// An offset along `axis` with its sign, in both units: "-0.5 mm (2 deg)".
+    fn signed(&self, axis: Axis, deg: f64) -> String {
+        let scale = self.config.scale();
+        let both = match axis {
+            Axis::Columns => scale.both_columns(deg.abs()),
+            _ => scale.both_rows(deg.abs()),
+        };
+        format!("{}{both}", if deg < 0.0 { "-" } else { "+" })
     }
 
     fn axis_mm(&self, axis: Axis, deg: f64) -> f64 {
@@ -401,10 +400,7 @@ impl Gantry {
     /// `None` unless both measured it.
     fn moved_since_drawn(&self, place: &GridPlace, axis: Axis) -> Option<f64> {
         let now = place.axis(axis)?;
-        let then = self
-            .grid_as_drawn
-            .as_ref()?
-            .crossing(axis, now.line, now.across)?;
+        let then = self.grid_as_drawn.as_ref()?.line(axis, now.line)?;
         Some(now.deg - then)
     }
 
