@@ -92,6 +92,10 @@ pub struct RobotReport {
     pub original: Timings,
 }
 
+/// Issue 23's goal for our turn against its physical bound: what is left over the motions at
+/// their set speeds is the motors' speeding up and slowing down and the reads' waits.
+const BOUND_GOAL: f64 = 1.2;
+
 impl RobotReport {
     pub fn turn_ratio(&self) -> f64 {
         self.original.first_turn.as_secs_f64() / self.ours.first_turn.as_secs_f64()
@@ -141,11 +145,13 @@ impl RobotReport {
             TURN_GOAL.as_secs_f64(),
             self.ours.first_turn.as_secs_f64(),
         ) + &self.ours.first_turn_bound.map_or_else(String::new, |bound| {
+            let ratio = self.ours.first_turn.as_secs_f64() / bound.as_secs_f64().max(1e-9);
             format!(
                 "Our turn against its physical bound (the same motions at their configured \
-                 speeds, no speeding up or waiting: {:.1} s): {:.2}x (goal: at most 1.5x).\n",
+                 speeds, no speeding up or waiting: {:.1} s): {ratio:.2}x (goal: at most \
+                 {BOUND_GOAL}x: {}).\n",
                 bound.as_secs_f64(),
-                self.ours.first_turn.as_secs_f64() / bound.as_secs_f64().max(1e-9)
+                if ratio <= BOUND_GOAL { "met" } else { "NOT met" },
             )
         })
     }
