@@ -253,6 +253,34 @@ pub const FAINT_SIGMAS: f64 = 4.5;
 /// read at 20 ms under 4 % noise, levels off by 4 % came out 4.5 deviations on two lines.
 pub const MEAN_SIGMAS: f64 = 6.0;
 
+/// The dips of every look at a square, taken together, must stand this many standard
+/// deviations out for a mark seen a little on many lines (see [`pooled_sigmas`]): as far as
+/// one line's mean must on its own.
+pub const POOLED_SIGMAS: f64 = MEAN_SIGMAS;
+
+/// The fewest different lines that must each dip past the faint floor for the pooled test.
+pub const POOLED_LINES: usize = 3;
+
+/// The evidence of all `looks` at a square together: the sum of their dips in units of their
+/// noise (those past the `faint` floor; the rest count as none) over the square root of the
+/// number of looks, as the deviations of independent looks add; zero unless
+/// [`POOLED_LINES`] different lines dip past the floor. Under a dim sensor and heavy noise an
+/// X may show on every line a dip of 2 to 4 deviations, each too little alone, in 6 looks
+/// 7.4 together, where a blank square's looks in the same read came to under 2. Each look's
+/// dip is measured against the paper beside it on that very line, not against the blank
+/// level, so one level's error is not counted again and again.
+pub fn pooled_sigmas(looks: &[Look], faint: f64) -> f64 {
+    let dipping: Vec<&Look> = looks.iter().filter(|l| l.local_depth >= faint).collect();
+    let mut lines: Vec<i32> = dipping.iter().map(|l| l.rows_deg).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    if lines.len() < POOLED_LINES {
+        return 0.0;
+    }
+    let sum: f64 = dipping.iter().map(|l| l.local_sigmas.max(0.0)).sum();
+    sum / (looks.len() as f64).sqrt()
+}
+
 /// A dip this many of its noise's standard deviations out of the paper hints at a mark. Noise
 /// alone reaches it somewhere on a board now and then, so it only buys a closer look.
 pub const HINT_SIGMAS: f64 = 3.0;
@@ -430,8 +458,9 @@ pub enum Evidence {
 /// Judges a square from its looks: marked with a dip past the clear threshold on any line, a
 /// whole line darker than its paper by the faint floor and [`MEAN_SIGMAS`] of its noise (ink
 /// spread over the window, which a speck under the spot cannot make), or a faint dip (past the
-/// faint floor and [`FAINT_SIGMAS`]) on two different lines; borderline with a faint dip on
-/// one.
+/// faint floor and [`FAINT_SIGMAS`]) on two different lines, or small dips on three lines or
+/// more that together stand [`POOLED_SIGMAS`] out ([`pooled_sigmas`]); borderline with a faint
+/// dip on one.
 pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
     let (clear, faint) = blank.thresholds(settings);
     if looks.iter().any(|l| {
@@ -439,6 +468,9 @@ pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> E
             || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS)
             || (l.local_depth >= faint && l.local_sigmas >= SURE_SIGMAS)
     }) {
+        return Evidence::Marked;
+    }
+    if pooled_sigmas(looks, faint) >= POOLED_SIGMAS {
         return Evidence::Marked;
     }
     let mut faint_lines: Vec<i32> = looks
@@ -675,6 +707,34 @@ mod tests {
             mean_sigmas: 0.0,
             spacing_deg: 4.0,
         }
+    }
+
+    #[test]
+    fn a_mark_seen_a_little_on_many_lines_is_a_mark_and_on_two_lines_is_not() {
+        // Dips of 3 to 4 deviations: each too little for a faint mark alone (4.5).
+        let faintly = |rows: &[i32]| -> Vec<Look> {
+            rows.iter()
+                .zip([65.0, 64.0, 64.5, 65.0, 64.5, 65.0])
+                .map(|(&rows, darkest)| look(rows, darkest))
+                .collect()
+        };
+        let three_lines = faintly(&[170, 186, 154]);
+        assert!(three_lines.iter().all(|l| l.local_sigmas < FAINT_SIGMAS));
+        assert_eq!(judge(&PAPER, &three_lines, &settings()), Evidence::Marked);
+        // As strong, but on two lines only (read twice each): the pooled test asks for three.
+        let two_lines = faintly(&[170, 186, 170, 186]);
+        assert_eq!(pooled_sigmas(&two_lines, 0.06), 0.0);
+        assert_eq!(judge(&PAPER, &two_lines, &settings()), Evidence::Blank);
+        // Blank paper's looks, a deviation or so each, on six lines.
+        let blank: Vec<Look> = [170, 186, 154, 170, 186, 154]
+            .iter()
+            .map(|&rows| Look {
+                local_sigmas: 1.2,
+                ..look(rows, 65.0)
+            })
+            .collect();
+        assert!(pooled_sigmas(&blank, 0.06) < 3.0);
+        assert_eq!(judge(&PAPER, &blank, &settings()), Evidence::Blank);
     }
 
     #[test]
