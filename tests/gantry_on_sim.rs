@@ -335,7 +335,12 @@ fn marks_are_seen_with_a_dim_noisy_sensor() {
     let cell = Cell { row: 1, col: 0 };
     human::draw(sim.world().paper_mut(), &board, cell, HandMark::Cross);
     let (seen, readings) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
-    assert_eq!(seen, NewMarks::One(cell), "{readings:#?}");
+    assert_eq!(
+        seen,
+        NewMarks::One(cell),
+        "{:#?}",
+        readings.iter().map(|r| r.describe()).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -574,4 +579,42 @@ fn a_sweep_keeps_its_reading_rate_when_every_read_takes_time() {
         spread.high <= asked + Duration::from_millis(3),
         "{spread:?}"
     );
+}
+
+#[test]
+fn a_sensor_that_does_not_flicker_is_paced_by_the_reads_and_one_that_flickers_by_its_changes() {
+    // Every 20 ms (a busy brick): a sensor whose value flickers is timed by how often its value
+    // changes, and the sweeps slow to keep six fresh readings in a window; one that keeps its
+    // value held still cannot be timed so, and is paced by the robot's reads, no slower than
+    // sensing.sample_ms asks. Before, its rare changes had taken it for a sensor twice as
+    // slow as it was.
+    let read = |noise: f64| {
+        let settings = SimSettings {
+            sensor_noise_percent: noise,
+            sensor_period_ms: 20,
+            ..SimSettings::default()
+        };
+        let config = RobotConfig {
+            sensing: ev3_tictactoe::config::SensingConfig {
+                sample_ms: 20,
+                ..RobotConfig::default().sensing
+            },
+            ..RobotConfig::default()
+        };
+        let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
+        let mut gantry = Gantry::new(sim.robot(), config);
+        gantry.home().unwrap();
+        let board = gantry.config().board.clone();
+        gantry.draw(&plan::grid(&board)).unwrap();
+        gantry.read_blank_grid().unwrap();
+        (gantry.sensor_is_quiet(), gantry.first_look_speed())
+    };
+    let (flickers_quiet, flickers_speed) = read(2.0);
+    let (still_quiet, still_speed) = read(0.0);
+    assert!(!flickers_quiet);
+    assert!(still_quiet);
+    // The 12 mm spot's window, 33 degrees, holds six readings 5.5 degrees apart: 275 deg/s at a
+    // reading every 20 ms, less for the flickering sensor's measured 20 to 24 ms.
+    assert!((250..=275).contains(&still_speed), "{still_speed} deg/s");
+    assert!(flickers_speed <= still_speed, "{flickers_speed} deg/s");
 }

@@ -33,6 +33,9 @@ pub struct Calibration {
     pub read_period: Duration,
     /// The time between two readings taken while sweeping: 5th percentile, median, 95th.
     pub between_reads: Option<ReadSpread>,
+    /// Held still over the paper, the sensor kept one value: its fresh readings cannot be told
+    /// from repeats, so the sweeps are paced by the robot's reads.
+    pub quiet: bool,
 }
 
 impl Calibration {
@@ -104,12 +107,18 @@ impl Calibration {
         let _ = writeln!(
             out,
             "Blank paper: {low}% to {high}% across the {} squares; the sensor's noise on it \
-             {:.1}% (one standard deviation); a fresh reading every {:.1} ms while sweeping{}.",
+             {:.1}% (one standard deviation); a fresh reading every {:.1} ms while sweeping{}.{}",
             self.blank_percent.len(),
             self.noise_percent,
             self.read_period.as_secs_f64() * 1000.0,
             self.between_reads
-                .map_or_else(String::new, |spread| format!("; {spread}"))
+                .map_or_else(String::new, |spread| format!("; {spread}")),
+            if self.quiet {
+                " Held still, the sensor kept one value (it does not flicker), so the sweeps \
+                 go at the pace of the robot's reads."
+            } else {
+                ""
+            }
         );
         match (self.mark_percent, self.suggested_contrast_percent()) {
             (Some(mark), Some(contrast)) => {
@@ -270,6 +279,7 @@ pub fn calibrate(
         noise_percent: blank.squares[0].noise,
         read_period: gantry.read_period(),
         between_reads: gantry.between_reads(),
+        quiet: gantry.sensor_is_quiet(),
     })
 }
 
@@ -290,6 +300,7 @@ mod tests {
             noise_percent: 1.0,
             read_period: Duration::from_millis(10),
             between_reads: None,
+            quiet: false,
         }
     }
 

@@ -109,6 +109,9 @@ pub struct Gantry {
     ideal_motion: Duration,
     /// The sensor's noise on blank paper (one standard deviation, percent), once read.
     noise_percent: Option<f64>,
+    /// Whether the sensor, held still over the blank paper, kept one value (see
+    /// [`Gantry::reads_quiet_when_still`]).
+    quiet_sensor: bool,
     /// The time between two readings taken on the last look: see [`Gantry::between_reads`].
     between_reads: Option<ReadSpread>,
     /// How long each stage of the last read of the board took: see [`Gantry::last_read`].
@@ -133,6 +136,7 @@ impl Gantry {
             read_period: None,
             ideal_motion: Duration::ZERO,
             noise_percent: None,
+            quiet_sensor: false,
             between_reads: None,
             last_read: ReadStages::default(),
             last_safe_state: None,

@@ -42,6 +42,15 @@ const GRID_SPREAD_DEG: f64 = 8.0;
 /// line (the test a wide spot relies on) is too noisy to tell a faint mark from paper.
 pub const WINDOW_READINGS: f64 = 6.0;
 
+/// Reads of the sensor held still that must all agree for it to count as quiet: a third of
+/// a second at a read every 10 ms. A sensor that flickers by a count (noise of 0.5 %) keeps one
+/// value that long about once in thirty thousand tries.
+const STILL_READINGS: usize = 32;
+
+/// The most polls waited for the carriage to hold still before the still reads (half a second
+/// at 10 ms): its run-out takes a few.
+const STILL_SETTLE_POLLS: usize = 50;
+
 /// A sweep may start with the rows axis this close to its line, still settling.
 const ROWS_SETTLED_DEG: i32 = 1;
 
@@ -223,7 +232,7 @@ impl Gantry {
     /// measured long (see `fresh_period`), and a window cut to nothing would read nothing.
     fn reading_lag_deg(&self, speed_deg_per_s: u32) -> f64 {
         let most = f64::from(self.config.reading_geometry().window_half_deg) / 2.0;
-        (f64::from(speed_deg_per_s) * self.read_period().as_secs_f64() / 2.0).min(most)
+        (f64::from(speed_deg_per_s) * self.pace_period().as_secs_f64() / 2.0).min(most)
     }
 
     /// Runs the sensor along `sweep` at `speed` and returns its readings, each placed where
@@ -285,7 +294,7 @@ impl Gantry {
         self.check_target(axis, end_along)?;
         // A read returns the sensor's latest measurement, which may still be of the way here
         // until one of its periods has passed; the run-up is read in that time.
-        let fresh_from = self.clock().now() + self.read_period();
+        let fresh_from = self.clock().now() + self.pace_period();
         let lag = direction * self.reading_lag_deg(speed).round() as i32;
         let sample_every = Duration::from_millis(self.config.sensing.sample_ms);
         let mut samples = Vec::new();
@@ -325,6 +334,69 @@ impl Gantry {
         self.between_reads
     }
 
+    /// Whether the sensor, held still over the paper, keeps one value for
+    /// [`STILL_READINGS`] reads. A sensor that flickers by even a count shows its fresh
+    /// measurements as changes, and the sweeps time it by them (see [`fresh_period`]). One that
+    /// does not cannot be timed so: over even paper its fresh values repeat the last, and
+    /// counting its changes had taken a 12 ms sensor for a 20 ms one and slowed every sweep by
+    /// a third. Its sweeps are paced by the robot's own reads instead (see
+    /// [`Gantry::pace_period`]): the pace guards the count of independent readings a window's
+    /// mean averages against the noise, and a quiet sensor has no noise to average. (The EV3
+    /// colour sensor's firmware sends a value when it changes, so a repeat of a quiet one is
+    /// its current value; see `docs/sensor.md`.) The judging keeps the slow count, as paper's
+    /// own texture under a still sensor is not averaged away by reading it more often.
+    fn reads_quiet_when_still(&mut self) -> Result<bool> {
+        let every = Duration::from_millis(self.config.sensing.sample_ms.max(1));
+        // The sweep's run-out ends first: the carriage holds within a few polls.
+        for _ in 0..STILL_SETTLE_POLLS {
+            self.check_stop()?;
+            if !self.motor(Axis::Columns).state()?.running {
+                break;
+            }
+            self.clock().sleep(every);
+        }
+        let mut values = Vec::with_capacity(STILL_READINGS);
+        for _ in 0..STILL_READINGS {
+            self.check_stop()?;
+            values.push(self.robot.light.reflected_percent()?);
+            self.clock().sleep(every);
+        }
+        let (least, most) = (
+            values.iter().min().copied().unwrap_or(0),
+            values.iter().max().copied().unwrap_or(0),
+        );
+        let quiet = least == most;
+        log::info!(
+            "the sensor held still read {least} to {most} % over {} reads: {}",
+            values.len(),
+            if quiet {
+                "quiet, so the sweeps are paced by the reads"
+            } else {
+                "it flickers, so its changes time it"
+            }
+        );
+        Ok(quiet)
+    }
+
+    /// Whether the sensor kept one value held still over the blank paper, read just after the
+    /// blank paper itself: a sensor that does not flicker cannot be timed by how often its value
+    /// changes, so its sweeps are paced by the robot's reads.
+    pub fn sensor_is_quiet(&self) -> bool {
+        self.quiet_sensor
+    }
+
+    /// The time between two readings that a sweep's pace and the reading's lag rest on: the
+    /// sensor's [`Gantry::read_period`], or for a quiet sensor (see
+    /// [`Gantry::reads_quiet_when_still`]) the time between the robot's own reads, all such a
+    /// sensor's freshness can be known by; never shorter than `sensing.sample_ms`.
+    fn pace_period(&self) -> Duration {
+        let asked = Duration::from_millis(self.config.sensing.sample_ms);
+        match (self.quiet_sensor, self.between_reads) {
+            (true, Some(spread)) => spread.median.max(asked),
+            _ => self.read_period(),
+        }
+    }
+
     /// The time between two colour readings: as last measured, or as configured before any
     /// sweep, whichever is longer.
     pub fn read_period(&self) -> Duration {
@@ -349,7 +421,7 @@ impl Gantry {
     /// `most_deg_per_s`. Under a narrow spot the first bounds the speed; under a wide one,
     /// whose window is short, the second.
     pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
-        reading_speed(&self.config, self.read_period(), fraction, most_deg_per_s)
+        reading_speed(&self.config, self.pace_period(), fraction, most_deg_per_s)
     }
 
     /// Reads every square's blank paper: level and noise. The sweep runs at the first look's
@@ -471,6 +543,7 @@ impl Gantry {
             square: self.square_name(cells[0]),
         })?;
         self.noise_percent = Some(pooled[0].noise);
+        self.quiet_sensor = self.reads_quiet_when_still()?;
         // The sweeps were timed before the noise was known: time them again with it.
         let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
         if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
