@@ -15,6 +15,7 @@ pub mod config;
 pub mod hw;
 pub mod motion;
 pub mod physical;
+pub mod read_record;
 pub mod scoreboard;
 pub mod strict_json;
 pub mod ui;

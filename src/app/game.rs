@@ -10,6 +10,8 @@ use crate::motion::gantry::ruler::GridCheck;
 use crate::motion::gantry::{BlankPaper, OwnMarkCheck};
 use crate::motion::plan;
 use crate::motion::sensing::NewMarks;
+use crate::read_record::folder::RecordFolder;
+use crate::read_record::ReadRecord;
 use crate::scoreboard::{GameResult, Recorded};
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::FirstMove;
@@ -420,10 +422,16 @@ impl Program<'_> {
         // board is then read again at once, with no new press.
         let mut grid_checked = false;
         let mut read_again = false;
+        // The picture of a read that saw no new mark, kept once its answer is on the screen:
+        // drawing it takes the brick's CPU most of a second.
+        let mut unkept: Option<PendingPicture> = None;
         loop {
             if !read_again {
                 self.panel.activity(Activity::YourMove);
                 self.panel.show(view.clone());
+                if let Some(picture) = unkept.take() {
+                    picture.keep();
+                }
                 self.person.your_move(board, human);
                 self.wait_for_touch()?;
             }
@@ -448,12 +456,16 @@ impl Program<'_> {
                     NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
                 }
             );
+            unkept = self.read_picture(board, &marks, &readings);
             self.confirm_own_marks(blank, &own_checks)?;
             unconfirmed.clear();
             self.gantry.park()?;
             match marks {
                 NewMarks::One(cell) => {
                     self.panel.cue(Cue::MoveSeen);
+                    if let Some(picture) = unkept.take() {
+                        picture.keep();
+                    }
                     return Ok(Ok(cell));
                 }
                 NewMarks::None => {
@@ -497,6 +509,9 @@ impl Program<'_> {
                             "new marks at {}: checking the grid before believing it",
                             self.list(&cells)
                         );
+                        if let Some(picture) = unkept.take() {
+                            picture.keep();
+                        }
                         if self.check_the_grid_is_where_it_was(board, &cells)? {
                             read_again = true;
                             continue;
@@ -504,10 +519,46 @@ impl Program<'_> {
                     }
                     self.panel.cue(Cue::Invalid);
                     log::warn!("new marks at {}: the game is void", self.list(&cells));
+                    if let Some(picture) = unkept.take() {
+                        picture.keep();
+                    }
                     return Ok(Err(cells));
                 }
             }
         }
+    }
+
+    /// The picture of the read just made and its readings (see [`crate::read_record`]), to
+    /// keep: every read's when the person asked for them, and otherwise a read's that saw no
+    /// new mark or several, so a person told so can look at what the sensor saw.
+    fn read_picture(
+        &self,
+        board: &Board,
+        marks: &NewMarks,
+        readings: &[crate::motion::sensing::SquareReading],
+    ) -> Option<PendingPicture> {
+        let reads = &self.settings.reads;
+        let folder = match (&reads.every, &reads.doubtful, marks) {
+            (Some(every), _, _) => every,
+            (None, Some(beside_log), NewMarks::None | NewMarks::Several(_)) => beside_log,
+            _ => return None,
+        };
+        let turn = board.count(Mark::X) + board.count(Mark::O) + 1;
+        let saw = match marks {
+            NewMarks::None => "no new mark".to_string(),
+            NewMarks::One(cell) => format!("a new mark at {}", self.gantry.square_name(*cell)),
+            NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
+        };
+        Some(PendingPicture {
+            record: ReadRecord::new(
+                format!("turn {turn}: {saw}"),
+                &self.gantry.config().board,
+                self.gantry.last_read_samples(),
+                readings,
+            ),
+            folder: RecordFolder::new(folder),
+            name: format!("turn{turn}"),
+        })
     }
 
     /// Looks for the robot's own marks in what the reading saw. One the look did not see gets
@@ -719,5 +770,30 @@ impl Program<'_> {
 
     pub(super) fn since(&self, began: Duration) -> f64 {
         (self.gantry.clock().now() - began).as_secs_f64()
+    }
+}
+
+/// A picture of a read, to be kept in its folder.
+struct PendingPicture {
+    record: ReadRecord,
+    folder: RecordFolder,
+    name: String,
+}
+
+impl PendingPicture {
+    /// Keeps it; one that cannot be kept (a full card) is a warning in the log, and the game
+    /// goes on.
+    fn keep(self) {
+        match self.folder.keep(&self.record, &self.name) {
+            Ok(kept) => log::info!(
+                "what the sensor saw on this read: {} (its readings: {})",
+                kept.picture.display(),
+                kept.readings.display()
+            ),
+            Err(error) => log::warn!(
+                "could not keep the picture of this read in {}: {error}",
+                self.folder.dir().display()
+            ),
+        }
     }
 }

@@ -28,6 +28,7 @@ use journal::JournalFile;
 use panel::Panel;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How often buttons and the touch sensor are read while waiting for a person.
@@ -76,6 +77,18 @@ pub struct Settings {
     /// Each move is journalled beside the scores, and a game cut short is offered again at the
     /// next start. Off for a simulated sheet, which does not outlive the program.
     pub resumable: bool,
+    /// Where pictures of what the sensor saw are kept (see [`crate::read_record`]).
+    pub reads: ReadPictures,
+}
+
+/// Where pictures of reads of the board go.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadPictures {
+    /// Every read's, when the person asked (`--record`).
+    pub every: Option<PathBuf>,
+    /// Otherwise a read's that saw no new mark or several, so a person told so can look at
+    /// what the sensor saw: beside the log.
+    pub doubtful: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -88,6 +101,7 @@ impl Default for Settings {
             warning_shown_for: Duration::from_secs(3),
             result_shown_for: Duration::from_secs(5),
             resumable: true,
+            reads: ReadPictures::default(),
             seed: None,
         }
     }

@@ -111,6 +111,7 @@ pub(super) fn run(
             seed: Some(args.seed),
             // The simulated sheet goes with the demo.
             resumable: false,
+            reads: args.files.read_pictures(),
             ..Settings::default()
         },
     );

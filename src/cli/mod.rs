@@ -15,7 +15,7 @@ use crate::config::CONFIG_VARIABLE;
 use crate::scoreboard::store::{ScoreFile, DEFAULT_FILE, PATH_VARIABLE};
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exit status for bad input (the same as clap's usage errors).
@@ -128,7 +128,8 @@ impl LogOption {
     }
 }
 
-/// The files of a run of the robot program: its scores, its robot and its log.
+/// The files of a run of the robot program: its scores, its robot, its log, and pictures of
+/// what it saw.
 #[derive(Debug, Clone, Args)]
 pub struct RunFiles {
     #[command(flatten)]
@@ -137,7 +138,31 @@ pub struct RunFiles {
     pub config: ConfigOption,
     #[command(flatten)]
     pub log: LogOption,
+    /// Keep a picture of every read of the board in this folder: the sheet as the colour sensor
+    /// saw it (PNG) and its raw readings (CSV), the oldest removed past 20 MB. Without it, a
+    /// read that saw no new mark, or several, is kept all the same, in ev3-tictactoe-reads
+    /// beside the log
+    #[arg(long, value_name = "FOLDER")]
+    pub record: Option<PathBuf>,
 }
+
+impl RunFiles {
+    /// Where this run keeps pictures of its reads.
+    pub fn read_pictures(&self) -> crate::app::ReadPictures {
+        let log = self.log.path();
+        let beside_log = log
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join(READS_FOLDER);
+        crate::app::ReadPictures {
+            every: self.record.clone(),
+            doubtful: Some(beside_log),
+        }
+    }
+}
+
+/// The folder beside the log that keeps pictures of the reads a person may want to see.
+pub const READS_FOLDER: &str = "ev3-tictactoe-reads";
 
 /// A part of `bench`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

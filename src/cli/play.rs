@@ -48,7 +48,10 @@ pub(super) fn run(
         score_file,
         &mut no_one,
         stop.clone(),
-        settings(&args.program),
+        Settings {
+            reads: args.files.read_pictures(),
+            ..settings(&args.program)
+        },
     );
     let ending = match (&args.difficulty, args.players) {
         (_, Some(2)) => program.run_referee_games(1, &mut |_| {}),

@@ -110,6 +110,7 @@ pub(super) fn run(
         // so they last as long in real time as on the brick (a key still cuts them short).
         result_shown_for: base.result_shown_for.mul_f64(args.speed.max(1.0)),
         warning_shown_for: base.warning_shown_for.mul_f64(args.speed.max(1.0)),
+        reads: args.files.read_pictures(),
         ..base
     };
     let mut program = Program::new(

@@ -116,6 +116,8 @@ pub struct Gantry {
     between_reads: Option<ReadSpread>,
     /// How long each stage of the last read of the board took: see [`Gantry::last_read`].
     last_read: ReadStages,
+    /// Every reading of the last read of the board: see [`Gantry::last_read_samples`].
+    last_read_samples: Vec<crate::motion::sensing::Sample>,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
@@ -139,6 +141,7 @@ impl Gantry {
             quiet_sensor: false,
             between_reads: None,
             last_read: ReadStages::default(),
+            last_read_samples: Vec::new(),
             last_safe_state: None,
             grid_as_drawn: None,
         }

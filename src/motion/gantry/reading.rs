@@ -646,6 +646,7 @@ impl Gantry {
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
         self.last_read = ReadStages::default();
+        self.last_read_samples.clear();
         let mut stage = self.start_stage();
         let first_rows = self.look(&mut readings, &first, fast, &[0])?;
         self.last_read.first = self.end_stage(stage, first.len());
@@ -712,6 +713,12 @@ impl Gantry {
             });
         }
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
+    }
+
+    /// Every reading the last [`Gantry::read_board`] took, in order, over the squares' windows
+    /// and between them: what [`crate::read_record`] draws.
+    pub fn last_read_samples(&self) -> &[Sample] {
+        &self.last_read_samples
     }
 
     /// How long each stage of the last [`Gantry::read_board`] took, against its motions'
@@ -802,6 +809,9 @@ impl Gantry {
         let sensing = self.config.sensing.clone();
         let spot_deg = self.config.reading_geometry().spot_columns_deg;
         let rows = self.sweep_rows(cells, speed_deg_per_s, offsets)?;
+        for (_, samples) in &rows {
+            self.last_read_samples.extend_from_slice(samples);
+        }
         // As timed on these very sweeps.
         let period = self.read_period();
         for (sweep, samples) in &rows {
