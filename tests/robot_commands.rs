@@ -68,6 +68,21 @@ fn calibrating_the_simulated_robot_reports_and_suggests_thresholds() {
         svg.starts_with("<svg") && svg.contains("<polyline"),
         "{svg}"
     );
+    // Beside the report, in the folder beside the log: what the sensor saw of the test mark.
+    let reads = dir.path().join("ev3-tictactoe-reads");
+    let kept: Vec<String> = std::fs::read_dir(&reads)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter().any(|n| n.ends_with("-calibrate.png")),
+        "{kept:?}"
+    );
+    assert!(
+        kept.iter().any(|n| n.ends_with("-calibrate.csv")),
+        "{kept:?}"
+    );
 }
 
 #[test]

@@ -9,6 +9,8 @@ use crate::hw::sim::{human, PaperPoint, SimBody, SimRobot, SimSettings};
 use crate::motion::calibrate::{self, Step};
 use crate::motion::Gantry;
 use crate::physical;
+use crate::read_record::folder::RecordFolder;
+use crate::read_record::ReadRecord;
 use anyhow::Context;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -112,6 +114,36 @@ pub(super) fn calibrate(
         writeln!(out, "  {line}")?;
     }
     write!(out, "{}", calibrate::pens_table(config))?;
+    if !calibration.mark_samples.is_empty() {
+        let record = ReadRecord::new(
+            format!(
+                "calibrate: the test mark in {}",
+                calibrate::MARK_SQUARE.name(config.board.size)
+            ),
+            &config.board,
+            &calibration.mark_samples,
+            &[],
+        );
+        let folder = RecordFolder::new(
+            log_path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(super::READS_FOLDER),
+        );
+        match folder.keep(&record, "calibrate") {
+            Ok(kept) => writeln!(
+                out,
+                "What the sensor saw of the mark: {} (its readings: {}).",
+                kept.picture.display(),
+                kept.readings.display()
+            )?,
+            Err(error) => writeln!(
+                out,
+                "The picture of what the sensor saw could not be kept in {}: {error}.",
+                folder.dir().display()
+            )?,
+        }
+    }
     if let (Some(sim), Some(path)) = (&sim, &options.paper) {
         save_paper(sim, &config.board, path)?;
         writeln!(out, "The simulated sheet is in {}.", path.display())?;

@@ -2,7 +2,8 @@
 //! mark, and suggests the thresholds for the robot config.
 
 use super::gantry::ReadSpread;
-use super::{sensing, Axis, Gantry, MotionError};
+use super::sensing::{self, Sample};
+use super::{Axis, Gantry, MotionError};
 use crate::config::{RobotConfig, SensingConfig};
 use crate::game::Cell;
 use crate::physical::PENS;
@@ -36,6 +37,9 @@ pub struct Calibration {
     /// Held still over the paper, the sensor kept one value: its fresh readings cannot be told
     /// from repeats, so the sweeps are paced by the robot's reads.
     pub quiet: bool,
+    /// Every reading of the sweep across the test mark, for a picture of what the sensor saw
+    /// (see [`crate::read_record`]); empty if no mark was read.
+    pub mark_samples: Vec<Sample>,
 }
 
 impl Calibration {
@@ -256,12 +260,14 @@ pub fn calibrate(
         cell: MARK_SQUARE,
         size: board_size,
     });
+    let mut mark_samples = Vec::new();
     let mark_percent = if wait_for_touch(gantry, wait_for_mark)? {
         let speed = gantry.config().sensing.sweep_speed_deg_per_s;
         let per_stretch = gantry.config().sensing.samples_per_stretch;
         let readings = gantry.sweep_squares(&[MARK_SQUARE], speed, 0)?;
         gantry.park()?;
         readings.first().and_then(|(_, samples)| {
+            mark_samples = samples.clone();
             let percents: Vec<u8> = samples.iter().map(|s| s.percent).collect();
             sensing::darkest_stretch(&percents, per_stretch)
         })
@@ -280,6 +286,7 @@ pub fn calibrate(
         read_period: gantry.read_period(),
         between_reads: gantry.between_reads(),
         quiet: gantry.sensor_is_quiet(),
+        mark_samples,
     })
 }
 
@@ -301,6 +308,7 @@ mod tests {
             read_period: Duration::from_millis(10),
             between_reads: None,
             quiet: false,
+            mark_samples: Vec::new(),
         }
     }
 
