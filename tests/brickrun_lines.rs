@@ -43,15 +43,23 @@ fn the_check_itself_tells_a_bad_line_from_a_good_one() {
     assert!(is_safe(&plain[0]));
 }
 
+/// The README and the pages in docs/, one after the other.
+fn the_docs() -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut text = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
+    for entry in std::fs::read_dir(format!("{root}/docs")).expect("docs/") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            text.push_str(&std::fs::read_to_string(path).unwrap());
+        }
+    }
+    text
+}
+
 #[test]
-fn every_brickrun_line_in_the_readme_ends_brickruns_options_before_the_program() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
-    let lines = brickrun_lines(&readme);
-    assert!(
-        lines.len() >= 2,
-        "the README shows how to start the program"
-    );
+fn every_brickrun_line_in_the_docs_ends_brickruns_options_before_the_program() {
+    let lines = brickrun_lines(&the_docs());
+    assert!(lines.len() >= 2, "the docs show how to start the program");
     for words in lines {
         assert!(
             is_safe(&words),

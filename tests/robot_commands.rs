@@ -304,15 +304,15 @@ fn a_log_grown_past_its_limit_is_moved_aside_and_a_new_one_begun() {
 }
 
 #[test]
-fn the_readmes_world_file_and_ruler_command_work_as_shown() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+fn the_world_file_and_ruler_command_work_as_docs_robot_md_shows_them() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/robot.md"))
+        .expect("docs/robot.md");
     let world = readme
         .split("```json")
         .skip(1)
         .filter_map(|block| block.split("```").next())
         .find(|block| block.contains("human_pen_width_mm"))
-        .expect("the README shows a world file");
+        .expect("docs/robot.md shows a world file");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("world.json"), world).unwrap();
     command(&dir)
