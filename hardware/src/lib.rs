@@ -140,6 +140,12 @@ pub trait Speaker: Send {
     fn play(&mut self, tones: &[Tone]) -> Result<(), HwError>;
 }
 
+/// A voice that says sentences aloud.
+pub trait Voice: Send {
+    /// Starts saying `sentence`; returns at once, while it is still being said.
+    fn say(&mut self, sentence: &str) -> Result<(), HwError>;
+}
+
 /// The brick's battery.
 pub trait Battery: Send {
     fn voltage_v(&mut self) -> Result<f32, HwError>;

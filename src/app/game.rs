@@ -15,6 +15,7 @@ use crate::read_record::ReadRecord;
 use crate::scoreboard::{GameResult, Recorded};
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::menu::FirstMove;
+use crate::ui::speech;
 use crate::ui::view::View;
 use anyhow::Context;
 use rand::Rng;
@@ -192,16 +193,31 @@ impl Program<'_> {
             Err(other) => return Err(other),
         };
         let moves: Vec<(Mark, Cell)> = journal.marked().collect();
-        let (result, title, cue) = match &finish {
+        let (result, title, cue, spoken) = match &finish {
             Finish::Won { winner, .. } => {
                 if *winner == human {
-                    (GameResult::HumanWon, "You win!", Cue::HumanWon)
+                    (
+                        GameResult::HumanWon,
+                        "You win!",
+                        Cue::HumanWon,
+                        speech::Ending::YouWin,
+                    )
                 } else {
-                    (GameResult::HumanLost, "I win", Cue::HumanLost)
+                    (
+                        GameResult::HumanLost,
+                        "I win",
+                        Cue::HumanLost,
+                        speech::Ending::IWin,
+                    )
                 }
             }
-            Finish::Draw => (GameResult::Draw, "A draw", Cue::Draw),
-            Finish::Void { .. } => (GameResult::Abandoned, "Game void", Cue::Invalid),
+            Finish::Draw => (GameResult::Draw, "A draw", Cue::Draw, speech::Ending::Draw),
+            Finish::Void { .. } => (
+                GameResult::Abandoned,
+                "Game void",
+                Cue::Invalid,
+                speech::Ending::Void,
+            ),
         };
         // Kept before the robot moves again, so a jam while striking the line loses nothing.
         let (recorded, scores) = self.record(difficulty, result)?;
@@ -212,6 +228,7 @@ impl Program<'_> {
         self.gantry.park()?;
         self.panel.activity(Activity::Menu);
         self.panel.cue(cue);
+        self.panel.say(speech::ending(spoken));
         let summary = match (&finish, result) {
             (Finish::Void { squares }, _) => format!(
                 "I saw new marks at {}: one at a time, please.",
@@ -425,10 +442,12 @@ impl Program<'_> {
         // The picture of a read that saw no new mark, kept once its answer is on the screen:
         // drawing it takes the brick's CPU most of a second.
         let mut unkept: Option<PendingPicture> = None;
+        let mut spoken = speech::YOUR_TURN.to_string();
         loop {
             if !read_again {
                 self.panel.activity(Activity::YourMove);
                 self.panel.show(view.clone());
+                self.panel.say(&spoken);
                 if let Some(picture) = unkept.take() {
                     picture.keep();
                 }
@@ -477,6 +496,12 @@ impl Program<'_> {
                         .filter(|r| r.unsure())
                         .map(|r| r.cell)
                         .collect();
+                    let size = board.rules().size();
+                    spoken = if unsure.is_empty() {
+                        speech::NO_NEW_MARK.to_string()
+                    } else {
+                        speech::not_sure(&unsure, size)
+                    };
                     view = if unsure.is_empty() {
                         View::new(
                             "No new mark",
@@ -659,6 +684,7 @@ impl Program<'_> {
             )
             .with_board(&after),
         );
+        self.panel.say(&speech::my_move(cell, board.rules().size()));
         self.check_the_grid_is_where_it_was(board, &[])?;
         let geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();

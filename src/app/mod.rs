@@ -419,6 +419,7 @@ impl<'p> Program<'p> {
             Ending::Failed(error) => {
                 self.panel.activity(Activity::Error);
                 self.panel.cue(Cue::Error);
+                self.panel.say(crate::ui::speech::SOMETHING_WENT_WRONG);
                 let mut message = format!("{error:#}");
                 if !message.ends_with(['.', '?', '!']) {
                     message.push('.');

@@ -4,7 +4,7 @@
 //! The brick's outputs are conveniences, not the game: a screen, light or speaker that fails is
 //! reported once on the terminal and in the log, then left alone, and the game goes on.
 
-use crate::hw::{Screen, Speaker, StatusLights};
+use crate::hw::{Screen, Speaker, StatusLights, Voice};
 use crate::ui::cues::{Activity, Cue};
 use crate::ui::lcd;
 use crate::ui::view::View;
@@ -63,6 +63,8 @@ pub struct Panel {
     pub screen: Option<Box<dyn Screen>>,
     pub lights: Option<Box<dyn StatusLights>>,
     pub speaker: Option<Box<dyn Speaker>>,
+    /// Says the key moments aloud (see [`crate::ui::speech`]); `None`: silent.
+    pub voice: Option<Box<dyn Voice>>,
     pub mirror: Box<dyn Mirror>,
     pub snapshots: Option<Snapshots>,
     shown: Option<View>,
@@ -74,6 +76,7 @@ impl Panel {
             screen: None,
             lights: None,
             speaker: None,
+            voice: None,
             mirror,
             snapshots: None,
             shown: None,
@@ -129,6 +132,17 @@ impl Panel {
             if let Err(error) = speaker.play(&cue.tones()) {
                 self.speaker = None;
                 self.lost("speaker", &error);
+            }
+        }
+    }
+
+    /// Says `sentence` aloud, if the panel has a voice; returns at once.
+    pub fn say(&mut self, sentence: &str) {
+        if let Some(voice) = &mut self.voice {
+            log::info!("saying: {sentence}");
+            if let Err(error) = voice.say(sentence) {
+                self.voice = None;
+                self.lost("voice", &error);
             }
         }
     }

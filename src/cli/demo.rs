@@ -67,6 +67,7 @@ pub(super) fn run(
     panel.snapshots = super::play::snapshots(args.lcd_dir.as_deref())?;
     let (machine, emergency) = Brick::simulated(&sim, config).into_machine(config, &mut panel);
     let session = Session::start(log_path, emergency)?;
+    super::play::give_a_voice(&mut panel, args.speak, false);
     let stop = session.stop_request();
     let strategy = match args.human {
         HumanStrategy::Random => Strategy::Random,

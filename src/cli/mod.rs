@@ -245,6 +245,10 @@ pub struct ProgramArgs {
     /// Seed for the robot's random choices [default: random]
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
+    /// Do not speak. The robot says the key moments aloud through espeak where it is
+    /// installed (ev3dev ships it): your turn, its move, a mark not seen, the result, an error
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -316,6 +320,10 @@ pub struct DemoArgs {
     /// Print every screen as the LCD shows it, not only the moves
     #[arg(long)]
     pub screens: bool,
+    /// Say the key moments aloud through espeak, as play and sim do (the demo is quiet
+    /// without it)
+    #[arg(long)]
+    pub speak: bool,
     /// The simulated world: a JSON file of pen widths, inks, sensor noise and timing (see
     /// src/hw/sim/settings_file.rs) [default: the built-in world, no kinder than a brick]
     #[arg(long, value_name = "FILE")]
@@ -492,6 +500,10 @@ pub struct ConsoleArgs {
     /// Seed for the robot's random choices [default: random]
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<u64>,
+    /// Do not speak. The robot says the key moments aloud through espeak where it is
+    /// installed (ev3dev ships it): your turn, its move, a mark not seen, the result, an error
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The seats the engine takes in a two-player `console` game.

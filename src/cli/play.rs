@@ -40,6 +40,7 @@ pub(super) fn run(
         None => emergency,
     };
     let session = Session::start(log_path, emergency)?;
+    give_a_voice(&mut panel, !args.program.quiet, true);
     let stop = session.stop_request();
     let mut no_one = NoOne;
     let mut program = Program::new(
@@ -81,6 +82,21 @@ fn take_over_console(panel: &mut Panel) -> Option<ConsoleMode> {
             panel.note(&format!("The console stays in text mode: {why}.{hint}"));
             None
         }
+    }
+}
+
+/// The robot's voice (see [`crate::hw::voice`]) when `speak`: espeak where it is installed
+/// (`on_brick`: into aplay, as ev3dev plays sound), else one note saying so.
+pub(super) fn give_a_voice(panel: &mut Panel, speak: bool, on_brick: bool) {
+    if !speak {
+        return;
+    }
+    match crate::hw::voice::Espeak::new(on_brick) {
+        Some(espeak) => panel.voice = Some(Box::new(espeak)),
+        None => panel.note(
+            "espeak is not installed, so the robot does not speak (ev3dev ships it; elsewhere \
+             install espeak; --quiet silences this note).",
+        ),
     }
 }
 

@@ -97,6 +97,7 @@ pub(super) fn run(
     });
     let (machine, emergency) = brick.into_machine(config, &mut panel);
     let session = Session::start(log_path, emergency)?;
+    super::play::give_a_voice(&mut panel, !args.program.quiet, false);
     let stop = session.stop_request();
     let mut person = KeyboardPerson {
         sim: sim.clone(),

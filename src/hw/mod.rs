@@ -8,3 +8,4 @@ pub use tictactoe_hardware::*;
 
 pub mod ev3dev;
 pub mod sim;
+pub mod voice;

@@ -5,4 +5,5 @@
 pub mod cues;
 pub mod lcd;
 pub mod menu;
+pub mod speech;
 pub mod view;

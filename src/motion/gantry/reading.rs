@@ -670,8 +670,9 @@ impl Gantry {
                 }
             })
             .collect();
-        // Twice as dense: a faint line's darkest point is then read nearly dead on.
-        let slow = self.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
+        // Twice as dense: a faint line's darkest point is then read nearly dead on. At the pace
+        // the sensor was last timed at, so after the off-centre look's sweeps, at theirs.
+        let slow = |g: &Gantry| g.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
         let lines = [0, offset, -offset];
         let mut looked_closely: Vec<Cell> = Vec::new();
         // A faint dip on the first look is most likely the person's mark: the slow look
@@ -685,7 +686,7 @@ impl Gantry {
             .collect();
         if !readings.iter().any(SquareReading::marked) && !borderline.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &borderline, slow, &lines)?;
+            self.look(&mut readings, &borderline, slow(self), &lines)?;
             self.last_read.close = Some(self.end_stage(stage, borderline.len()));
             looked_closely = borderline;
         }
@@ -705,7 +706,7 @@ impl Gantry {
             .collect();
         if !doubtful.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &doubtful, slow, &lines)?;
+            self.look(&mut readings, &doubtful, slow(self), &lines)?;
             let close = self.end_stage(stage, doubtful.len());
             self.last_read.close = Some(match self.last_read.close {
                 Some(earlier) => earlier.and(close),
