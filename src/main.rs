@@ -1,5 +1,5 @@
 use clap::Parser as _;
-use ev3_tictactoe::cli::{is_broken_pipe, run, BadInput, Cli, EXIT_BAD_INPUT};
+use ev3_tictactoe::cli::{is_broken_pipe, run, BadInput, Cli, Command, EXIT_BAD_INPUT};
 use ev3_tictactoe::config::CONFIG_VARIABLE;
 use ev3_tictactoe::scoreboard::store::PATH_VARIABLE;
 use std::process::ExitCode;
@@ -39,10 +39,18 @@ fn main() -> ExitCode {
         eprint!("{}", help.render_help());
         return ExitCode::from(EXIT_BAD_INPUT);
     };
+    // Started from the brick's own screen nobody sees standard error: a run of the robot that
+    // fails before its LCD shows anything says so with the error sound too.
+    let drives_the_robot = matches!(cli.command, Some(Command::Play(_) | Command::Calibrate(_)));
     match run(cli) {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
+            if drives_the_robot && ev3_tictactoe::hw::ev3dev::is_ev3dev() {
+                use ev3_tictactoe::hw::Speaker;
+                let tones = ev3_tictactoe::ui::cues::Cue::Error.tones();
+                let _ = ev3_tictactoe::hw::ev3dev::Ev3Speaker::default().play(&tones);
+            }
             eprintln!("error: {error:#}");
             // The log (when this command keeps one) has the whole story, so it ends it too.
             log::error!("ended with an error: {error:#}");

@@ -297,7 +297,8 @@ impl Phase {
 
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
-fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped() {
+fn a_cable_pulled_at_any_phase_is_a_named_error_held_on_the_screen_with_every_other_motor_stopped()
+{
     require_fuse!();
     let devices = [
         ("tacho-motor/motor2", "large motor (columns axis) on outC"),
@@ -338,9 +339,17 @@ fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped()
                 // The colour sensor is only missed at the next reading.
                 human_moves(&brick, &mut run);
             }
+            let case = format!("{name} at {phase:?}");
+            // The error stays on the LCD for a person who started it from the brick's screen
+            // and sees no terminal, until a button closes it.
+            std::thread::sleep(Duration::from_secs(1));
+            assert!(
+                run.child.try_wait().unwrap().is_none(),
+                "{case}: the error is held on the screen"
+            );
+            press(&brick, key::ENTER);
             let status = run.finish(SCREEN);
             let said = run.said();
-            let case = format!("{name} at {phase:?}");
             assert_eq!(status, Some(1), "{case}: {said}");
             assert!(said.contains(name), "{case}: the device is named: {said}");
             assert!(!said.contains("panicked"), "{case}: {said}");
@@ -352,7 +361,8 @@ fn a_cable_pulled_at_any_phase_is_a_named_error_with_every_other_motor_stopped()
 
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
-fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up() {
+fn a_signal_to_the_program_and_its_sentinel_at_any_phase_ends_the_game_safely_and_leaves_no_process(
+) {
     require_fuse!();
     // Each signal at each phase of the robot's work, and while it waits for the person.
     let signals = [
@@ -367,6 +377,7 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
         cases.push((phase.screen(), signals[i % signals.len()]));
     }
     cases.push(("[Your move", signals[4]));
+    cases.push(("[Noughts and crosses]", signals[0]));
     for (screen, (signal, number)) in cases {
         let brick = moving_brick();
         let folder = tempfile::tempdir().unwrap();
@@ -375,23 +386,37 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
         } else {
             "robot"
         };
-        let mut run = Run::start(
-            &brick,
-            folder.path(),
-            &[
-                "play",
-                "--difficulty",
-                "easy",
-                "--first",
-                first,
-                "--seed",
-                "1",
-            ],
-        );
+        let game = [
+            "play",
+            "--difficulty",
+            "easy",
+            "--first",
+            first,
+            "--seed",
+            "1",
+        ];
+        // The menu, as the File Browser starts it: no arguments.
+        let arguments: &[&str] = if screen == "[Noughts and crosses]" {
+            &[]
+        } else {
+            &game
+        };
+        let mut run = Run::start(&brick, folder.path(), arguments);
         run.wait_for(&[screen], SCREEN);
-        // Into the phase's motion (or the wait), then the signal.
+        // Into the phase's motion (or the wait), then the signal, to the program and its
+        // sentinel in the same instant, as the back button's long press makes brickman send
+        // it to every process on the program's console (`pkill --terminal`).
         std::thread::sleep(Duration::from_millis(400));
-        emulated_brick::send_signal(&run.child, signal);
+        let sentinel = sentinel_of(run.child.id()).expect("the program watched by its sentinel");
+        let sent = Command::new("kill")
+            .args([
+                format!("-{signal}"),
+                run.child.id().to_string(),
+                sentinel.to_string(),
+            ])
+            .status()
+            .unwrap();
+        assert!(sent.success());
         let status = run.finish(SCREEN);
         let said = run.said();
         let case = format!("SIG{signal} at {screen}");
@@ -399,6 +424,29 @@ fn a_signal_at_any_phase_ends_the_game_with_every_motor_stopped_and_the_pen_up()
         assert!(said.contains("Stopped by"), "{case}: {said}");
         assert!(said.contains("Motors off"), "{case}: {said}");
         assert_left_safe(&brick, &case, true);
+        // No process left behind: the sentinel, told the program stopped safely, leaves.
+        let until = Instant::now() + Duration::from_secs(3);
+        while Path::new(&format!("/proc/{sentinel}")).exists() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !Path::new(&format!("/proc/{sentinel}")).exists(),
+            "{case}: the sentinel is gone"
+        );
+        // A game begun (its blank paper read) is journalled, to be taken up again.
+        if screen == "[Your move" || screen == "[My move]" {
+            assert!(
+                folder
+                    .path()
+                    .join("scoreboard.json.game-in-progress")
+                    .exists(),
+                "{case}: the game is journalled"
+            );
+        }
+        // The console is given back its text mode: graphics taken, then text.
+        let tree = brick.tree();
+        let console: Vec<_> = tree.ioctls.iter().filter(|(p, _)| p == "dev/tty").collect();
+        assert_eq!(console.len(), 2, "{case}: {console:?}");
     }
 }
 
@@ -429,6 +477,26 @@ fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up()
         assert!(said.contains("stopped by"), "{case}: {said}");
         assert_left_safe(&brick, &case, true);
     }
+}
+
+/// The process id of the sentinel the program `program` started (see `app::sentinel`): its
+/// child whose command line runs the hidden `sentinel` command.
+fn sentinel_of(program: u32) -> Option<u32> {
+    std::fs::read_dir("/proc").ok()?.find_map(|entry| {
+        let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The parent's id is the second field after the command's closing parenthesis.
+        let parent: u32 = stat
+            .rsplit(')')
+            .next()?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        let command = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let runs_sentinel = command.split(|&b| b == 0).any(|word| word == b"sentinel");
+        (parent == program && runs_sentinel).then_some(pid)
+    })
 }
 
 /// Plays the person's turns until the game's result; returns the result's line.
@@ -517,4 +585,52 @@ fn a_game_killed_mid_play_is_taken_up_again_by_the_next_play_and_finished() {
         assert!(physics.driven().is_empty());
         assert!(!physics.sim.world().pen_is_down());
     }
+}
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn a_start_from_the_file_browser_that_fails_before_the_screen_shows_anything_sounds_the_error() {
+    require_fuse!();
+    let brick = moving_brick();
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(
+        folder.path().join("robot.json"),
+        r#"{"rows": {"port": "outE"}}"#,
+    )
+    .unwrap();
+    // ev3dev's `beep`, as ev3dev-lang-rust runs it for a tone, stood in for by a script that
+    // writes down its arguments.
+    let bin = folder.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let heard = folder.path().join("beeps.txt");
+    let beep = bin.join("beep");
+    std::fs::write(
+        &beep,
+        format!("#!/bin/sh\necho \"$@\" >> '{}'\n", heard.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&beep, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    // As the File Browser starts it: in its folder, with no arguments.
+    let output = Command::new(emulated_brick::program_in(folder.path()))
+        .current_dir(folder.path())
+        .env(DEVICE_DIR_VARIABLE, brick.device_dir())
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("rows.port"), "{said}");
+    // The tone plays in the background; give it a moment to be heard.
+    let until = Instant::now() + Duration::from_secs(5);
+    while !heard.exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let beeps = std::fs::read_to_string(&heard).unwrap_or_default();
+    assert!(beeps.contains("-f 150"), "the error's low tone: {beeps:?}");
 }

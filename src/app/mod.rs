@@ -71,6 +71,10 @@ pub struct Settings {
     pub warning_shown_for: Duration,
     /// How long a game's result stays up before the scores, unless a button is pressed.
     pub result_shown_for: Duration,
+    /// How long an error that ends the program stays on the LCD, with the red lights, unless
+    /// a button is pressed: started from the brick's File Browser nobody sees the terminal, and
+    /// brickman takes the screen back as soon as the program ends.
+    pub error_shown_for: Duration,
     /// The seed of every random choice (the levels' mistakes, the coin for who starts), so a
     /// run can be repeated; `None`: a fresh one each run.
     pub seed: Option<u64>,
@@ -100,6 +104,7 @@ impl Default for Settings {
             low_battery_v: 6.5,
             warning_shown_for: Duration::from_secs(3),
             result_shown_for: Duration::from_secs(5),
+            error_shown_for: Duration::from_secs(30),
             resumable: true,
             reads: ReadPictures::default(),
             seed: None,
@@ -426,8 +431,20 @@ impl<'p> Program<'p> {
                 }
                 self.panel.show(View::new(
                     "Error",
-                    &[&message, &format!("{safe} Fix this, then start again.")],
+                    &[
+                        &message,
+                        &format!("{safe} Fix this, then start again."),
+                        "Any button closes this.",
+                    ],
                 ));
+                // Held for the person to read; a signal still ends it at once. The machine is
+                // already safe.
+                let held = self.gantry.clock().now();
+                let _ = self.pause(self.settings.error_shown_for);
+                log::info!(
+                    "the error stayed on the screen for {:.0} s",
+                    (self.gantry.clock().now() - held).as_secs_f64()
+                );
             }
         }
         log::info!("program ended: {ending}");
