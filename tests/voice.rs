@@ -2,6 +2,7 @@
 //! holding up the game; and a machine without espeak gets one note and a silent game.
 
 use assert_cmd::Command;
+use ev3_tictactoe::game::Cell;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -18,18 +19,26 @@ fn stand_in_espeak(dir: &Path, spoken: &Path) {
 }
 
 /// The spoken name of square `number` (1 to 9), as a person at the board says it.
-fn spoken(number: usize) -> &'static str {
-    [
-        "the top left",
-        "the top middle",
-        "the top right",
-        "the middle left",
-        "the centre",
-        "the middle right",
-        "the bottom left",
-        "the bottom middle",
-        "the bottom right",
-    ][number - 1]
+fn spoken(number: usize) -> String {
+    let place = Cell::from_index(number - 1, 3)
+        .place(3)
+        .expect("a 3 x 3 square");
+    format!("the {place}")
+}
+
+/// A stand-in espeak in a folder of `dir`, and the PATH that finds it first: the sentences it
+/// is given go to the file returned.
+fn with_stand_in_espeak(dir: &Path) -> (std::path::PathBuf, String) {
+    let bin = dir.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let spoken_file = dir.join("spoken.txt");
+    stand_in_espeak(&bin, &spoken_file);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (spoken_file, path)
 }
 
 /// What the robot should have said in a demo game, from the line the demo prints for it:
@@ -67,15 +76,7 @@ fn expected_sentences(game_line: &str) -> Vec<String> {
 #[test]
 fn a_demo_game_with_speak_says_each_turn_each_move_and_the_result_in_order() {
     let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    let spoken_file = dir.path().join("spoken.txt");
-    stand_in_espeak(&bin, &spoken_file);
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (spoken_file, path) = with_stand_in_espeak(dir.path());
     let output = Command::cargo_bin("ev3-tictactoe")
         .unwrap()
         .current_dir(dir.path())
@@ -122,15 +123,7 @@ fn without_espeak_one_note_says_so_and_the_game_goes_on() {
 #[test]
 fn the_demo_is_quiet_unless_asked() {
     let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    let spoken_file = dir.path().join("spoken.txt");
-    stand_in_espeak(&bin, &spoken_file);
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let (spoken_file, path) = with_stand_in_espeak(dir.path());
     Command::cargo_bin("ev3-tictactoe")
         .unwrap()
         .current_dir(dir.path())

@@ -465,17 +465,13 @@ impl Program<'_> {
             for r in &readings {
                 log::info!("read {}: {}", self.gantry.square_name(r.cell), r.describe());
             }
-            log::info!(
-                "board read in {:.1} s: {}",
-                self.since(began),
-                match &marks {
-                    NewMarks::None => "no new mark".to_string(),
-                    NewMarks::One(cell) =>
-                        format!("a new mark at {}", self.gantry.square_name(*cell)),
-                    NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
-                }
-            );
-            unkept = self.read_picture(board, &marks, &readings);
+            let saw = match &marks {
+                NewMarks::None => "no new mark".to_string(),
+                NewMarks::One(cell) => format!("a new mark at {}", self.gantry.square_name(*cell)),
+                NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
+            };
+            log::info!("board read in {:.1} s: {saw}", self.since(began));
+            unkept = self.read_picture(board, &marks, &saw, &readings);
             self.confirm_own_marks(blank, &own_checks)?;
             unconfirmed.clear();
             self.gantry.park()?;
@@ -553,13 +549,14 @@ impl Program<'_> {
         }
     }
 
-    /// The picture of the read just made and its readings (see [`crate::read_record`]), to
-    /// keep: every read's when the person asked for them, and otherwise a read's that saw no
+    /// The picture of the read just made, which `saw` what it says, and its readings (see
+    /// [`crate::read_record`]), to keep: every read's when the person asked for them, and otherwise a read's that saw no
     /// new mark or several, so a person told so can look at what the sensor saw.
     fn read_picture(
         &self,
         board: &Board,
         marks: &NewMarks,
+        saw: &str,
         readings: &[crate::motion::sensing::SquareReading],
     ) -> Option<PendingPicture> {
         let reads = &self.settings.reads;
@@ -569,11 +566,6 @@ impl Program<'_> {
             _ => return None,
         };
         let turn = board.count(Mark::X) + board.count(Mark::O) + 1;
-        let saw = match marks {
-            NewMarks::None => "no new mark".to_string(),
-            NewMarks::One(cell) => format!("a new mark at {}", self.gantry.square_name(*cell)),
-            NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
-        };
         Some(PendingPicture {
             record: ReadRecord::new(
                 format!("turn {turn}: {saw}"),

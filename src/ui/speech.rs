@@ -24,21 +24,9 @@ pub enum Ending {
 
 /// The one spoken name of `cell` on a board `size` a side.
 pub fn square(cell: Cell, size: usize) -> String {
-    const WORDS: [&str; 9] = [
-        "the top left",
-        "the top middle",
-        "the top right",
-        "the middle left",
-        "the centre",
-        "the middle right",
-        "the bottom left",
-        "the bottom middle",
-        "the bottom right",
-    ];
-    if size == 3 {
-        WORDS[cell.index(3)].to_string()
-    } else {
-        format!("square {}", cell.index(size) + 1)
+    match cell.place(size) {
+        Some(place) => format!("the {place}"),
+        None => format!("square {}", cell.index(size) + 1),
     }
 }
 

@@ -57,26 +57,31 @@ impl Cell {
     /// ```
     pub fn name(self, size: usize) -> String {
         let number = self.index(size) + 1;
-        if size == 3 {
-            const WORDS: [&str; 9] = [
-                "top left",
-                "top middle",
-                "top right",
-                "middle left",
-                "centre",
-                "middle right",
-                "bottom left",
-                "bottom middle",
-                "bottom right",
-            ];
-            format!("square {number} ({})", WORDS[self.index(3)])
-        } else {
-            format!(
+        match self.place(size) {
+            Some(place) => format!("square {number} ({place})"),
+            None => format!(
                 "square {number} (row {}, column {})",
                 self.row + 1,
                 self.col + 1
-            )
+            ),
         }
+    }
+
+    /// Where the cell lies on a 3 x 3 board, in the words people use ("top left", "centre");
+    /// `None` on other sizes, where cells go by number.
+    pub fn place(self, size: usize) -> Option<&'static str> {
+        const WORDS: [&str; 9] = [
+            "top left",
+            "top middle",
+            "top right",
+            "middle left",
+            "centre",
+            "middle right",
+            "bottom left",
+            "bottom middle",
+            "bottom right",
+        ];
+        (size == 3).then(|| WORDS[self.index(3)])
     }
 
     /// The cell at a row-major index on a board of side `size`.
