@@ -1,0 +1,236 @@
+//! One look along a line through a square: how far its darkest stretch, the paper beside it
+//! and the window's mean dip below the square's blank level, in percent and in units of noise.
+
+use super::{blank_level, darkest_stretch, BlankSquare, Sample};
+use crate::config::SensingConfig;
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+/// What one pass along one line showed of one square.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Look {
+    /// The rows coordinate of the line swept.
+    pub rows_deg: i32,
+    pub samples: usize,
+    /// The darkest stretch's contrast against the square's blank level (0.3: 30 % darker).
+    pub depth: f64,
+    /// The deepest stretch's contrast against the paper on either side of it.
+    pub local_depth: f64,
+    /// The contrast of the spot-wide stretch that stands furthest out of the paper beside it,
+    /// in units of the noise it would show on blank paper: how unlikely noise alone is to
+    /// make it.
+    pub local_sigmas: f64,
+    /// The mean of every reading on the line against the square's blank level.
+    pub mean_depth: f64,
+    /// That mean depth in units of its noise (the fresh readings', and the blank level's).
+    /// Only on the line the blank paper was read along (the centre line): off it the paper
+    /// itself may be a few percent darker or lighter, and the mean says nothing (0).
+    pub mean_sigmas: f64,
+    /// The mean distance between readings along the line, in degrees.
+    pub spacing_deg: f64,
+}
+
+/// A faint dip must stand this many of its own noise's standard deviations out of the paper
+/// beside it. A board reading tests some hundreds of places (each square, each line, each
+/// stretch); noise reaches 4.5 of them at one in some hundred thousand with Gaussian noise and
+/// never with the simulator's even noise of a few percent, and a faint mark must also show on
+/// two lines.
+pub const FAINT_SIGMAS: f64 = 4.5;
+
+/// A whole line's mean must stand this many of its standard deviations below the square's
+/// blank level to count as a mark on its own. More than a faint dip needs: the blank level's
+/// error is the same on every look at the square, so two looks do not make two chances, and
+/// read at 20 ms under 4 % noise, levels off by 4 % came out 4.5 deviations on two lines.
+pub const MEAN_SIGMAS: f64 = 6.0;
+
+/// The dips of every look at a square, taken together, must stand this many standard
+/// deviations out for a mark seen a little on many lines (see [`pooled_sigmas`]): as far as
+/// one line's mean must on its own.
+pub const POOLED_SIGMAS: f64 = MEAN_SIGMAS;
+
+/// The fewest different lines that must each dip past the faint floor for the pooled test.
+pub const POOLED_LINES: usize = 3;
+
+/// The evidence of all `looks` at a square together: the sum of their dips in units of their
+/// noise (those past the `faint` floor; the rest count as none) over the square root of the
+/// number of looks, as the deviations of independent looks add; zero unless
+/// [`POOLED_LINES`] different lines dip past the floor. Under a dim sensor and heavy noise an
+/// X may show on every line a dip of 2 to 4 deviations, each too little alone, in 6 looks
+/// 7.4 together, where a blank square's looks in the same read came to under 2. Each look's
+/// dip is measured against the paper beside it on that very line, not against the blank
+/// level, so one level's error is not counted again and again.
+pub fn pooled_sigmas(looks: &[Look], faint: f64) -> f64 {
+    let dipping: Vec<&Look> = looks.iter().filter(|l| l.local_depth >= faint).collect();
+    let mut lines: Vec<i32> = dipping.iter().map(|l| l.rows_deg).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    if lines.len() < POOLED_LINES {
+        return 0.0;
+    }
+    let sum: f64 = dipping.iter().map(|l| l.local_sigmas.max(0.0)).sum();
+    sum / (looks.len() as f64).sqrt()
+}
+
+/// A dip this many of its noise's standard deviations out of the paper hints at a mark. Noise
+/// alone reaches it somewhere on a board now and then, so it only buys a closer look.
+pub const HINT_SIGMAS: f64 = 3.0;
+
+/// A faint dip this many standard deviations out of the paper beside it is a mark on one line
+/// alone: twice the faint test's bar. An X drawn off centre under a 6 mm spot crosses one of
+/// the three lines squarely (13 % darker, 10 deviations) and the others hardly at all; noise
+/// never reaches 9 deviations in the detection matrix's reads (none taken for a mark).
+pub const SURE_SIGMAS: f64 = 2.0 * FAINT_SIGMAS;
+
+impl Look {
+    /// The look of `samples` (one line over one square), read from a sensor that measures
+    /// every `read_period` through a spot `spot_deg` across along the line; `None` without
+    /// readings.
+    ///
+    /// Two depths: against the square's blank level (a filled square reads dark all along, so
+    /// only the blank level shows it), and against the paper on either side of each stretch
+    /// (the median of the readings one to two spots away, [`local_paper_deg`]). Paper is not
+    /// equally white, and a line off centre or a long line can drift by a few percent; the
+    /// faint test uses the local depth, which such a drift does not move, while a stroke's dip,
+    /// narrower than the span, stands out of it.
+    ///
+    /// The faint test asks for the local depth of a few readings in a row to pass the faint
+    /// floor (a contrast), and for a stretch one spot wide, the width over which a stroke's dip
+    /// is deepest (it is the spot plus the stroke wide), to stand out of its noise: the noise
+    /// of one reading over the square root of the fresh measurements in it, with the local
+    /// paper's own uncertainty. Only fresh measurements count: a reading taken sooner
+    /// than the sensor's period after the last repeats it. So a slow, dense look at a doubtful
+    /// square sees a faint stroke that one fast look could not tell from noise.
+    ///
+    /// And the mean of the whole line against the blank level, for a spot so wide that a
+    /// stroke's dip fills the window (see the module's docs). The blank level is a median of
+    /// about as many readings, so its own noise counts as well.
+    pub fn of(
+        blank: &BlankSquare,
+        samples: &[Sample],
+        settings: &SensingConfig,
+        read_period: Duration,
+        spot_deg: f64,
+        on_blank_line: bool,
+    ) -> Option<Look> {
+        let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+        let darkest = darkest_stretch(&readings, settings.samples_per_stretch)?;
+        let beside = local_paper_deg(spot_deg);
+        // Too few readings beside a stretch make a paper level noisier than the stretch, and
+        // paper on one side only, a spot or two away, is the paper's slope, not its level.
+        let local_paper = |centre: i32| -> Option<(f64, usize)> {
+            let around: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| beside.contains(&(s.at.columns - centre).abs()))
+                .collect();
+            let before = around.iter().filter(|s| s.at.columns < centre).count();
+            let both_sides = before.min(around.len() - before) >= MIN_READINGS_BESIDE / 2;
+            let percents: Vec<u8> = around.iter().map(|s| s.percent).collect();
+            let paper = blank_level(&percents).filter(|_| both_sides)?;
+            Some((f64::from(paper), around.len()))
+        };
+        // Where some stretch has paper on both sides, a stretch without (near the window's
+        // ends, where paper that darkens along the line would pass for a dip) is not judged.
+        // Where none has (a spot wide against the window), the square's blank level stands in
+        // for every stretch, with the readings it is the median of. Taken at another time, it
+        // carries the paper's drift as well as its noise, so a stretch must then stand out of
+        // it as far as a whole line must (MEAN_SIGMAS): at the faint test's 4.5, 4 % noise made
+        // marks of paper in the detection matrix.
+        let window_has_paper = samples.iter().any(|s| local_paper(s.at.columns).is_some());
+        // The paper beside a stretch, how many readings it rests on, and how many standard
+        // errors the faint test asks of a stretch against it.
+        let paper_beside = |centre: i32| -> Option<(f64, usize, f64)> {
+            if window_has_paper {
+                local_paper(centre).map(|(paper, n)| (paper, n, FAINT_SIGMAS))
+            } else {
+                Some((blank.level, blank.readings, MEAN_SIGMAS))
+            }
+        };
+        // The deepest few readings in a row against the paper beside them.
+        let n = settings.samples_per_stretch.clamp(1, readings.len());
+        let local_depth = samples
+            .windows(n)
+            .filter_map(|stretch| {
+                let mean = stretch.iter().map(|s| f64::from(s.percent)).sum::<f64>() / n as f64;
+                let (paper, _, _) = paper_beside(stretch[n / 2].at.columns)?;
+                Some((paper - mean) / paper.max(1.0))
+            })
+            .fold(0.0, f64::max);
+        // The spot-wide stretch that stands furthest out of its noise.
+        let half_spot = (spot_deg / 2.0).round() as i32;
+        let repeats = readings_per_measurement(samples, read_period);
+        let fresh = |n: usize| (n as f64 / repeats).max(1.0);
+        let reading_noise = blank.noise / blank.level.max(1.0);
+        let local_sigmas = samples
+            .iter()
+            .map(|s| s.at.columns)
+            .filter_map(|centre| {
+                let stretch: Vec<f64> = samples
+                    .iter()
+                    .filter(|s| (s.at.columns - centre).abs() <= half_spot)
+                    .map(|s| f64::from(s.percent))
+                    .collect();
+                let mean = stretch.iter().sum::<f64>() / stretch.len() as f64;
+                let (paper, beside, asked) = paper_beside(centre)?;
+                // A median's variance is about pi/2 times a mean's.
+                let noise = reading_noise
+                    * (1.0 / fresh(stretch.len())
+                        + std::f64::consts::FRAC_PI_2 / fresh(beside.max(1)))
+                    .sqrt();
+                // In the faint test's own units: against the blank level, as far out of the
+                // noise as it asks of a whole line.
+                Some((paper - mean) / paper.max(1.0) / noise * FAINT_SIGMAS / asked)
+            })
+            .fold(0.0, f64::max);
+        let mean = readings.iter().map(|&r| f64::from(r)).sum::<f64>() / readings.len() as f64;
+        let mean_depth = blank.contrast(mean);
+        let mean_noise =
+            reading_noise * (1.0 / fresh(readings.len()) + blank.level_variance_share()).sqrt();
+        let spacing_deg = match (samples.first(), samples.last()) {
+            (Some(first), Some(last)) if samples.len() > 1 => {
+                f64::from((last.at.columns - first.at.columns).abs()) / (samples.len() - 1) as f64
+            }
+            _ => 0.0,
+        };
+        Some(Look {
+            rows_deg: samples[0].at.rows,
+            samples: samples.len(),
+            depth: blank.contrast(darkest),
+            local_depth,
+            local_sigmas,
+            mean_depth,
+            mean_sigmas: if on_blank_line {
+                mean_depth / mean_noise
+            } else {
+                0.0
+            },
+            spacing_deg,
+        })
+    }
+}
+
+/// How many readings in a row, on average, return the same measurement: the sensor's period
+/// over the time between readings, at least 1.
+pub(crate) fn readings_per_measurement(samples: &[Sample], read_period: Duration) -> f64 {
+    match (samples.first(), samples.last()) {
+        (Some(first), Some(last)) if samples.len() > 1 => {
+            let between = (last.time - first.time).as_secs_f64() / (samples.len() - 1) as f64;
+            (read_period.as_secs_f64() / between.max(1e-6)).max(1.0)
+        }
+        _ => 1.0,
+    }
+}
+
+/// Where the paper beside a stretch is taken from, in degrees either side of its centre, for a
+/// spot `spot_deg` across: beyond nine tenths of a spot (so a stroke's own dip, a spot plus the
+/// stroke wide, is not its own baseline) and within two (so the paper's drift over that span is
+/// small). Under a spot as wide as half the window there is no such paper in the window, and
+/// the blank level stands in for it.
+pub fn local_paper_deg(spot_deg: f64) -> RangeInclusive<i32> {
+    // (Fewer than [`MIN_READINGS_BESIDE`] readings there, and the blank level is used.)
+    (spot_deg * 0.9).round() as i32..=(spot_deg * 2.0).round() as i32
+}
+
+/// The fewest readings beside a stretch that make a paper level to compare it with, half on
+/// each side: with two or three, one noisy reading moves their median as far as a faint
+/// stroke would, and readings on one side only measure the paper's slope across the window.
+pub const MIN_READINGS_BESIDE: usize = 4;

@@ -1,0 +1,375 @@
+//! A square's verdict from its looks (marked, faint, blank), and what a whole read found.
+
+use crate::config::SensingConfig;
+use crate::game::Cell;
+
+use super::{
+    pooled_sigmas, BlankSquare, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS, POOLED_SIGMAS,
+    SURE_SIGMAS,
+};
+
+/// What the looks at a square add up to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// Nothing darker than the faint floor.
+    Blank,
+    /// One dip between the faint floor and the clear threshold: read it again before deciding.
+    Borderline,
+    Marked,
+}
+
+/// Judges a square from its looks: marked with a dip past the clear threshold on any line, a
+/// whole line darker than its paper by the faint floor and [`MEAN_SIGMAS`] of its noise (ink
+/// spread over the window, which a speck under the spot cannot make), or a faint dip (past the
+/// faint floor and [`FAINT_SIGMAS`]) on two different lines, or small dips on three lines or
+/// more that together stand [`POOLED_SIGMAS`] out ([`pooled_sigmas`]); borderline with a faint
+/// dip on one.
+pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
+    let (clear, faint) = blank.thresholds(settings);
+    if looks.iter().any(|l| {
+        l.depth >= clear
+            || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS)
+            || (l.local_depth >= faint && l.local_sigmas >= SURE_SIGMAS)
+    }) {
+        return Evidence::Marked;
+    }
+    if pooled_sigmas(looks, faint) >= POOLED_SIGMAS {
+        return Evidence::Marked;
+    }
+    let mut faint_lines: Vec<i32> = looks
+        .iter()
+        .filter(|l| l.local_depth >= faint && l.local_sigmas >= FAINT_SIGMAS)
+        .map(|l| l.rows_deg)
+        .collect();
+    faint_lines.sort_unstable();
+    faint_lines.dedup();
+    match faint_lines.len() {
+        0 => Evidence::Blank,
+        1 => Evidence::Borderline,
+        _ => Evidence::Marked,
+    }
+}
+
+/// What the reading of one square came to, with every look, for the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SquareReading {
+    pub cell: Cell,
+    pub blank: BlankSquare,
+    pub looks: Vec<Look>,
+    pub evidence: Evidence,
+}
+
+impl SquareReading {
+    pub fn marked(&self) -> bool {
+        self.evidence == Evidence::Marked
+    }
+
+    /// Still borderline after every look: a faint dip on one line only. The robot names such a
+    /// square and asks for it darker rather than passing over it.
+    pub fn unsure(&self) -> bool {
+        self.evidence == Evidence::Borderline
+    }
+
+    /// Some look showed a dip [`HINT_SIGMAS`] out of its noise: too little to judge by, enough
+    /// to be worth a closer look when the person says they have moved and nothing is seen.
+    pub fn hinted(&self) -> bool {
+        self.looks
+            .iter()
+            .any(|l| l.local_sigmas.max(l.mean_sigmas) >= HINT_SIGMAS)
+    }
+
+    /// The reading in words: "blank 70 %, noise 1.2 %; centre line 12 samples 4.0° apart: 38 %
+    /// darker; ...: marked".
+    pub fn describe(&self) -> String {
+        let looks: Vec<String> = self
+            .looks
+            .iter()
+            .map(|l| {
+                format!(
+                    "line at rows {} deg, {} samples {:.1} deg apart: {:.0}% darker ({:.0}% than \
+                     the paper beside it, {:.1} times its noise; all of it {:.0}% darker, {:.1} \
+                     times its noise)",
+                    l.rows_deg,
+                    l.samples,
+                    l.spacing_deg,
+                    l.depth * 100.0,
+                    l.local_depth * 100.0,
+                    l.local_sigmas,
+                    l.mean_depth * 100.0,
+                    l.mean_sigmas
+                )
+            })
+            .collect();
+        format!(
+            "paper {:.0}%, noise {:.1}%; {}: {}",
+            self.blank.level,
+            self.blank.noise,
+            looks.join("; "),
+            match self.evidence {
+                Evidence::Blank => "blank",
+                Evidence::Borderline => "not sure",
+                Evidence::Marked => "marked",
+            }
+        )
+    }
+}
+
+/// The new marks among squares that were empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NewMarks {
+    None,
+    One(Cell),
+    /// More than one: the human moved twice, or something else is on the paper.
+    Several(Vec<Cell>),
+}
+
+impl NewMarks {
+    pub fn from_readings(readings: &[SquareReading]) -> NewMarks {
+        let mut marked: Vec<Cell> = readings
+            .iter()
+            .filter(|r| r.marked())
+            .map(|r| r.cell)
+            .collect();
+        marked.sort();
+        match marked.len() {
+            0 => NewMarks::None,
+            1 => NewMarks::One(marked[0]),
+            _ => NewMarks::Several(marked),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::AxisPoint;
+    use crate::motion::sensing::Sample;
+    use std::time::Duration;
+
+    fn settings() -> SensingConfig {
+        SensingConfig::default()
+    }
+
+    const PAPER: BlankSquare = BlankSquare {
+        level: 70.0,
+        noise: 1.5,
+        readings: 12,
+    };
+
+    /// A look along the line at `rows` whose darkest stretch reads `darkest` percent.
+    fn look(rows: i32, darkest: f64) -> Look {
+        Look {
+            rows_deg: rows,
+            samples: 20,
+            depth: PAPER.contrast(darkest),
+            local_depth: PAPER.contrast(darkest),
+            local_sigmas: (PAPER.level - darkest) / PAPER.noise,
+            mean_depth: 0.0,
+            mean_sigmas: 0.0,
+            spacing_deg: 4.0,
+        }
+    }
+
+    #[test]
+    fn a_mark_seen_a_little_on_many_lines_is_a_mark_and_on_two_lines_is_not() {
+        // Dips of 3 to 4 deviations: each too little for a faint mark alone (4.5).
+        let faintly = |rows: &[i32]| -> Vec<Look> {
+            rows.iter()
+                .zip([65.0, 64.0, 64.5, 65.0, 64.5, 65.0])
+                .map(|(&rows, darkest)| look(rows, darkest))
+                .collect()
+        };
+        let three_lines = faintly(&[170, 186, 154]);
+        assert!(three_lines.iter().all(|l| l.local_sigmas < FAINT_SIGMAS));
+        assert_eq!(judge(&PAPER, &three_lines, &settings()), Evidence::Marked);
+        // As strong, but on two lines only (read twice each): the pooled test asks for three.
+        let two_lines = faintly(&[170, 186, 170, 186]);
+        assert_eq!(pooled_sigmas(&two_lines, 0.06), 0.0);
+        assert_eq!(judge(&PAPER, &two_lines, &settings()), Evidence::Blank);
+        // Blank paper's looks, a deviation or so each, on six lines.
+        let blank: Vec<Look> = [170, 186, 154, 170, 186, 154]
+            .iter()
+            .map(|&rows| Look {
+                local_sigmas: 1.2,
+                ..look(rows, 65.0)
+            })
+            .collect();
+        assert!(pooled_sigmas(&blank, 0.06) < 3.0);
+        assert_eq!(judge(&PAPER, &blank, &settings()), Evidence::Blank);
+    }
+
+    #[test]
+    fn a_deep_dip_on_one_line_is_a_mark() {
+        assert_eq!(
+            judge(&PAPER, &[look(170, 12.0)], &settings()),
+            Evidence::Marked
+        );
+        // A thin black stroke: 40 % of the ink's contrast.
+        assert_eq!(
+            judge(&PAPER, &[look(170, 46.0)], &settings()),
+            Evidence::Marked
+        );
+    }
+
+    #[test]
+    fn a_faint_dip_on_one_line_needs_a_second_look_and_a_second_line() {
+        let faint = 62.0; // 11.4 % darker
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint)], &settings()),
+            Evidence::Borderline
+        );
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint), look(145, faint)], &settings()),
+            Evidence::Marked
+        );
+        // The same line read twice is still one line: a dot, not a stroke.
+        assert_eq!(
+            judge(&PAPER, &[look(170, faint), look(170, faint)], &settings()),
+            Evidence::Borderline
+        );
+    }
+
+    #[test]
+    fn paper_that_darkens_along_the_line_is_not_a_faint_mark_but_a_narrow_dip_is() {
+        let line = |dip: bool| -> Vec<Sample> {
+            (0..36)
+                .map(|i| {
+                    let columns = 130 + 2 * i;
+                    // 8 % darker from one end to the other.
+                    let mut percent = 70.0 - 5.6 * f64::from(i) / 35.0;
+                    if dip && (168..=172).contains(&columns) {
+                        percent -= 6.0;
+                    }
+                    Sample {
+                        at: AxisPoint::new(columns, 195),
+                        time: Duration::from_millis(10 * i as u64),
+                        percent: percent.round() as u8,
+                    }
+                })
+                .collect()
+        };
+        let drift = Look::of(
+            &PAPER,
+            &line(false),
+            &settings(),
+            Duration::from_millis(10),
+            10.0,
+            true,
+        )
+        .unwrap();
+        assert!(drift.local_depth < 0.03, "{drift:?}");
+        let stroke = Look::of(
+            &PAPER,
+            &line(true),
+            &settings(),
+            Duration::from_millis(10),
+            10.0,
+            true,
+        )
+        .unwrap();
+        assert!(stroke.local_depth > 0.07, "{stroke:?}");
+    }
+
+    #[test]
+    fn noise_alone_is_blank_and_a_noisier_paper_raises_the_thresholds() {
+        assert_eq!(
+            judge(&PAPER, &[look(170, 67.0)], &settings()),
+            Evidence::Blank
+        );
+        let noisy = BlankSquare {
+            level: 70.0,
+            noise: 4.0,
+            readings: 12,
+        };
+        let (clear, _) = noisy.thresholds(&settings());
+        let (quiet_clear, _) = PAPER.thresholds(&settings());
+        assert!(clear > quiet_clear, "{clear} {quiet_clear}");
+        assert!(clear > 5.0 * 4.0 / 70.0 - 1e-9);
+        // The same faint dip on two lines: a mark on quiet paper, noise on noisy paper.
+        let dip = |paper: &BlankSquare, rows| Look {
+            local_sigmas: 8.0 / paper.noise,
+            ..look(rows, 62.0)
+        };
+        let on =
+            |paper: &BlankSquare| judge(paper, &[dip(paper, 170), dip(paper, 145)], &settings());
+        assert_eq!(on(&PAPER), Evidence::Marked);
+        assert_eq!(on(&noisy), Evidence::Blank);
+    }
+
+    #[test]
+    fn a_slow_dense_look_sees_a_faint_stroke_that_a_fast_one_cannot_tell_from_noise() {
+        // A stroke 5 percent darker than 70 % paper, 10 degrees wide, under noise of 1.5 %.
+        let line = |spacing: i32, period_ms: u64| -> Vec<Sample> {
+            (0..=70 / spacing)
+                .map(|i| {
+                    let columns = 135 + spacing * i;
+                    let dip = if (165..=175).contains(&columns) {
+                        3.5
+                    } else {
+                        0.0
+                    };
+                    Sample {
+                        at: AxisPoint::new(columns, 170),
+                        time: Duration::from_millis(period_ms * i as u64),
+                        percent: (70.0 - dip) as u8,
+                    }
+                })
+                .collect()
+        };
+        let period = Duration::from_millis(10);
+        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period, 10.0, true).unwrap();
+        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period, 10.0, true).unwrap();
+        assert!(fast.local_sigmas < FAINT_SIGMAS, "{fast:?}");
+        assert!(dense.local_sigmas >= FAINT_SIGMAS, "{dense:?}");
+        // Read ten times as often as the sensor measures, the dense line is no better than the
+        // fast one: its readings are repeats.
+        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period, 10.0, true).unwrap();
+        assert!(repeated.local_sigmas < FAINT_SIGMAS, "{repeated:?}");
+    }
+
+    #[test]
+    fn dim_paper_is_judged_against_its_own_level() {
+        // A dim sensor: paper reads 35, ink 5. A fixed threshold of 25 would see neither right.
+        let dim = BlankSquare {
+            level: 35.0,
+            noise: 1.0,
+            readings: 12,
+        };
+        let look_at = |darkest: f64| Look {
+            rows_deg: 170,
+            samples: 20,
+            depth: dim.contrast(darkest),
+            local_depth: dim.contrast(darkest),
+            local_sigmas: (dim.level - darkest) / dim.noise,
+            mean_depth: 0.0,
+            mean_sigmas: 0.0,
+            spacing_deg: 4.0,
+        };
+        assert_eq!(judge(&dim, &[look_at(34.0)], &settings()), Evidence::Blank);
+        assert_eq!(judge(&dim, &[look_at(6.0)], &settings()), Evidence::Marked);
+    }
+
+    #[test]
+    fn new_marks_are_none_one_or_several() {
+        let read = |cell, evidence| SquareReading {
+            cell,
+            blank: PAPER,
+            looks: vec![],
+            evidence,
+        };
+        let a = Cell { row: 0, col: 0 };
+        let b = Cell { row: 2, col: 1 };
+        assert_eq!(
+            NewMarks::from_readings(&[read(a, Evidence::Blank), read(b, Evidence::Borderline)]),
+            NewMarks::None
+        );
+        assert_eq!(
+            NewMarks::from_readings(&[read(a, Evidence::Blank), read(b, Evidence::Marked)]),
+            NewMarks::One(b)
+        );
+        assert_eq!(
+            NewMarks::from_readings(&[read(b, Evidence::Marked), read(a, Evidence::Marked)]),
+            NewMarks::Several(vec![a, b])
+        );
+    }
+}
