@@ -1,6 +1,6 @@
-//! The gantry as the firmware uses it: homing, moves with time limits, the pen and drawing
-//! paths here; reading the paper in `reading.rs`, measuring the machine for
-//! calibration in `travel.rs`.
+//! The gantry as the firmware uses it: moves with time limits and the safety net here; homing
+//! in `homing.rs`, the pen and drawing in `drawing.rs`, reading the paper in `reading/`, the
+//! grid as a ruler in `ruler.rs`, measuring the machine for calibration in `travel.rs`.
 //!
 //! Every motion has a time limit derived from its distance and speed, and every failure makes
 //! the machine safe before it is returned (Klipper's rule): all motors stopped, the pen lifted if
@@ -8,18 +8,19 @@
 //! instants of a move, because a motor starting from rest reads as stalled for a moment.
 
 use super::leg::{Leg, LegVerdict, LegWatch};
-use super::plan::Path;
-use super::stall::{StallWatch, Verdict};
 use super::{Axis, MotionError, PenAfterStop, SafeState, StopRequest};
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
 use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
 use std::time::Duration;
 
+mod drawing;
+mod homing;
 mod reading;
 pub mod ruler;
 mod travel;
 
+pub use homing::HomingReport;
 pub use reading::{
     blank_speed, describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, ReadStage,
     ReadStages, UsedSheet, FIRST_LOOK_SPACING,
@@ -35,30 +36,6 @@ type OnTick<'a> = &'a mut dyn FnMut(&mut Gantry, Duration, &[i32]) -> Result<()>
 /// read at every poll there.
 const NEAR_TARGET_DEG: i32 = 20;
 
-/// What homing found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct HomingReport {
-    /// How far each joint travelled before it met its end stop.
-    pub columns_travelled_deg: i32,
-    pub rows_travelled_deg: i32,
-    pub pen_travelled_deg: i32,
-    pub took: Duration,
-}
-
-impl std::fmt::Display for HomingReport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "homed in {:.1} s: to the end stops the pen travelled {} deg, the columns axis {} \
-             deg, the rows axis {} deg",
-            self.took.as_secs_f64(),
-            self.pen_travelled_deg,
-            self.columns_travelled_deg,
-            self.rows_travelled_deg
-        )
-    }
-}
-
 /// How a move is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pace {
@@ -66,15 +43,6 @@ enum Pace {
     Travel,
     /// Pen down: a straight line at the drawing speed.
     Draw,
-}
-
-/// Where an axis driven toward a stop stalled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum StallFound {
-    /// At its stop, after travelling this far.
-    AtStop { travelled_deg: i32 },
-    /// Before it moved: already at its stop, or blocked.
-    BeforeMoving,
 }
 
 /// When a move of both axes counts as done.
@@ -248,161 +216,6 @@ impl Gantry {
             Some(state) => state.clone(),
             None => self.make_safe(),
         }
-    }
-
-    /// Homes the pen to its top, then both axes at once, each by driving gently into its end
-    /// stop until a stall lasts; each backs off and calls that zero.
-    pub fn home(&mut self) -> Result<HomingReport> {
-        self.guarded(|g| {
-            let start = g.clock().now();
-            g.homed = [false; 3];
-            let pen = g.seek_end_stops(&[Axis::Pen])?;
-            g.back_off_to_zero(&[Axis::Pen])?;
-            let axes = g.seek_end_stops(&[Axis::Columns, Axis::Rows])?;
-            g.back_off_to_zero(&[Axis::Columns, Axis::Rows])?;
-            Ok(HomingReport {
-                columns_travelled_deg: axes[0],
-                rows_travelled_deg: axes[1],
-                pen_travelled_deg: pen[0],
-                took: g.clock().now() - start,
-            })
-        })
-    }
-
-    /// Drives `axes` toward their end stops together; returns how far each travelled. An axis
-    /// that stalls before moving may already be at its stop: it is driven clear and tried again.
-    fn seek_end_stops(&mut self, axes: &[Axis]) -> Result<Vec<i32>> {
-        let found = self.drive_until_stalled(axes, -1)?;
-        let mut travelled = Vec::with_capacity(axes.len());
-        for (&axis, found) in axes.iter().zip(found) {
-            let deg = match found {
-                StallFound::AtStop { travelled_deg } => travelled_deg,
-                StallFound::BeforeMoving => {
-                    self.drive_clear_of_stop(axis)?;
-                    match self.drive_until_stalled(&[axis], -1)?.first() {
-                        Some(StallFound::AtStop { travelled_deg }) => *travelled_deg,
-                        _ => return Err(MotionError::StalledBeforeMoving { axis }),
-                    }
-                }
-            };
-            travelled.push(deg);
-        }
-        Ok(travelled)
-    }
-
-    /// Drives each axis at its homing duty in `direction` until it stalls, and says per axis
-    /// where. Other failures end it.
-    fn drive_until_stalled(&mut self, axes: &[Axis], direction: i8) -> Result<Vec<StallFound>> {
-        let now = self.clock().now();
-        let mut watches = Vec::new();
-        for &axis in axes {
-            let settings = self.config.homing(axis).clone();
-            let max_travel = self.config.travel_deg(axis) * 3 / 2;
-            // The slowest axis the stall judge always sees moving covers `still_deg` + 1 (one
-            // count of rounding) per confirm window; at that pace it crosses the whole travel
-            // within this limit, which is only a backstop for a motor that never settles.
-            let slowest_deg_per_ms =
-                f64::from(settings.still_deg.max(0) + 1) / settings.stall_confirm_ms.max(1) as f64;
-            let limit = Duration::from_millis(
-                settings.ignore_start_ms
-                    + settings.stall_confirm_ms
-                    + (f64::from(max_travel) / slowest_deg_per_ms) as u64
-                    + self.config.motion_timeout_slack_ms,
-            );
-            let start = self.motor(axis).position_deg()?;
-            watches.push(StallWatch::new(&settings, now, start, max_travel, limit));
-            let duty = direction * settings.duty_percent as i8;
-            self.motor(axis).run_duty(duty)?;
-        }
-        let poll = axes
-            .iter()
-            .map(|&a| self.config.homing(a).poll_ms)
-            .min()
-            .unwrap_or(10);
-        let mut results: Vec<Option<StallFound>> = vec![None; axes.len()];
-        while results.iter().any(Option::is_none) {
-            self.clock().sleep(Duration::from_millis(poll));
-            self.check_stop()?;
-            let now = self.clock().now();
-            for (i, &axis) in axes.iter().enumerate() {
-                if results[i].is_some() {
-                    continue;
-                }
-                let motor = self.motor(axis);
-                let position = motor.position_deg()?;
-                let state = motor.state()?;
-                let verdict = watches[i].update(now, position, state);
-                match verdict {
-                    Verdict::Continue => {}
-                    Verdict::AtEndStop { travelled_deg } => {
-                        self.motor(axis).stop(StopAction::Brake)?;
-                        results[i] = Some(StallFound::AtStop { travelled_deg });
-                    }
-                    Verdict::StalledBeforeMoving => {
-                        self.motor(axis).stop(StopAction::Brake)?;
-                        results[i] = Some(StallFound::BeforeMoving);
-                    }
-                    Verdict::NoStall { travelled_deg } => {
-                        return Err(MotionError::NoStall {
-                            axis,
-                            travelled_deg,
-                        })
-                    }
-                    Verdict::TimedOut => {
-                        return Err(MotionError::HomingTimedOut {
-                            axis,
-                            waited_ms: now.saturating_sub(watches[i].started()).as_millis() as u64,
-                        })
-                    }
-                }
-            }
-        }
-        // The loop ends when every axis has one.
-        Ok(results.into_iter().flatten().collect())
-    }
-
-    /// Drives an axis that stalled at once away from its stop, proving that it can move.
-    fn drive_clear_of_stop(&mut self, axis: Axis) -> Result<()> {
-        let settings = self.config.homing(axis).clone();
-        let start = self.motor(axis).position_deg()?;
-        let wanted = settings.backoff_deg + 2 * settings.moved_deg;
-        let began = self.clock().now();
-        let limit = Duration::from_millis(settings.ignore_start_ms + 1000);
-        self.motor(axis).run_duty(settings.duty_percent as i8)?;
-        loop {
-            self.clock().sleep(Duration::from_millis(settings.poll_ms));
-            self.check_stop()?;
-            let position = self.motor(axis).position_deg()?;
-            if (position - start).abs() >= wanted {
-                self.motor(axis).stop(StopAction::Brake)?;
-                return Ok(());
-            }
-            if self.clock().now() - began > limit {
-                return Err(MotionError::StalledBeforeMoving { axis });
-            }
-        }
-    }
-
-    /// Declares each stalled axis to be `backoff_deg` below zero, and moves it to zero.
-    fn back_off_to_zero(&mut self, axes: &[Axis]) -> Result<()> {
-        let mut legs = Vec::new();
-        for &axis in axes {
-            let backoff = self.config.homing(axis).backoff_deg;
-            let speed = self.homing_speed(axis);
-            self.motor(axis).set_position_deg(-backoff)?;
-            legs.push(self.start_leg(axis, -backoff, 0, speed, 0)?);
-        }
-        self.wait_for(&legs, &mut |_, _, _| Ok(()))?;
-        for &axis in axes {
-            self.homed[axis as usize] = true;
-        }
-        Ok(())
-    }
-
-    fn homing_speed(&self, axis: Axis) -> u32 {
-        let settings = self.config.homing(axis);
-        (self.config.kind(axis).max_speed_deg_per_s() * u32::from(settings.duty_percent) / 100)
-            .max(1)
     }
 
     /// The time a move of `distance_deg` at `speed` may take: its time at full speed plus the
@@ -665,111 +478,6 @@ impl Gantry {
             self.move_both(via, Pace::Travel, Finish::EXACTLY, &mut |_, _, _| Ok(()))?;
         }
         self.move_both(target, Pace::Travel, Finish::EXACTLY, on_tick)
-    }
-
-    /// Moves the pen to `target_deg`; going down, meeting the paper within
-    /// `pen.contact_band_deg` above the target counts as arriving.
-    fn move_pen(&mut self, target_deg: i32) -> Result<()> {
-        self.check_target(Axis::Pen, target_deg)?;
-        let from_deg = self.motor(Axis::Pen).position_deg()?;
-        let speed = self.config.pen.speed_deg_per_s;
-        let mut leg = self.start_leg(Axis::Pen, from_deg, target_deg, speed, 0)?;
-        if target_deg > from_deg {
-            leg.touch_down_band_deg = Some(self.config.pen.contact_band_deg);
-        }
-        self.wait_for(&[leg], &mut |_, _, _| Ok(()))
-    }
-
-    pub fn pen_up(&mut self) -> Result<()> {
-        self.guarded(|g| g.move_pen(0))
-    }
-
-    /// Lowers the pen where it is, if that is on the sheet.
-    pub fn pen_down(&mut self) -> Result<()> {
-        self.guarded(|g| {
-            let at = g.position()?;
-            g.check_on_sheet(at)?;
-            g.move_pen(g.config.pen.down_deg)?;
-            g.clock()
-                .sleep(Duration::from_millis(g.config.pen.settle_ms));
-            Ok(())
-        })
-    }
-
-    fn check_on_sheet(&self, at: AxisPoint) -> Result<()> {
-        let (min, max) = (
-            self.config.board.sheet_min_deg,
-            self.config.board.sheet_max_deg,
-        );
-        let inside = (min.columns..=max.columns).contains(&at.columns)
-            && (min.rows..=max.rows).contains(&at.rows);
-        if inside {
-            Ok(())
-        } else {
-            Err(MotionError::PenOutsideSheet { at })
-        }
-    }
-
-    /// Draws each path: pen down at its first point, straight lines through the rest, pen up.
-    /// Every point is checked against the sheet and the travel before anything moves.
-    pub fn draw(&mut self, paths: &[Path]) -> Result<()> {
-        self.guarded(|g| {
-            for point in paths.iter().flatten() {
-                g.check_on_sheet(*point)?;
-                g.check_target(Axis::Columns, point.columns)?;
-                g.check_target(Axis::Rows, point.rows)?;
-            }
-            for path in paths {
-                let Some((&first, rest)) = path.split_first() else {
-                    continue;
-                };
-                g.move_pen(0)?;
-                g.move_to_unguarded(first, &mut |_, _, _| Ok(()))?;
-                g.move_pen(g.config.pen.down_deg)?;
-                g.clock()
-                    .sleep(Duration::from_millis(g.config.pen.settle_ms));
-                // Corners are rounded off by a few degrees rather than stopped at: the motors
-                // are sent on a segment's length past each corner, so an O drawn as a polygon
-                // flows at drawing speed instead of slowing down at every side.
-                let blend = g.config.board.corner_blend_deg;
-                let mut from = first;
-                for (i, &point) in rest.iter().enumerate() {
-                    let finish = match rest.get(i + 1) {
-                        None => Finish::EXACTLY,
-                        Some(&next) => g.corner(from, point, next, blend),
-                    };
-                    g.move_both_from(from, point, Pace::Draw, finish, &mut |_, _, _| Ok(()))?;
-                    from = point;
-                }
-                g.move_pen(0)?;
-            }
-            Ok(())
-        })
-    }
-
-    /// How a drawing passes `corner` on its way from `from` to `next`: on through it when both
-    /// axes turn the same way on both sides, each by more than the blend after it (so the next
-    /// move has something to send each of them to), and the point a segment beyond is in reach.
-    /// Otherwise an axis would reverse or stop there, so each axis slows down to it.
-    fn corner(&self, from: AxisPoint, corner: AxisPoint, next: AxisPoint, blend: i32) -> Finish {
-        let within = AxisPoint::new(blend, blend);
-        let before = (corner.columns - from.columns, corner.rows - from.rows);
-        let after = (next.columns - corner.columns, next.rows - corner.rows);
-        let same_way = before.0.signum() * after.0.signum() == 1
-            && before.1.signum() * after.1.signum() == 1
-            && after.0.abs() > blend
-            && after.1.abs() > blend;
-        let aim = AxisPoint::new(corner.columns + before.0, corner.rows + before.1);
-        let in_reach = self.check_target(Axis::Columns, aim.columns).is_ok()
-            && self.check_target(Axis::Rows, aim.rows).is_ok();
-        if blend > 0 && same_way && in_reach {
-            Finish::Through {
-                aim,
-                within_deg: blend,
-            }
-        } else {
-            Finish::Within(within)
-        }
     }
 
     /// Lifts the pen and moves to the axes' zero, out of the human's way.

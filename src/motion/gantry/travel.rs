@@ -1,7 +1,8 @@
 //! Measuring the machine, for `calibrate`: how far each axis really reaches, and where the pen
 //! meets the paper.
 
-use super::{Gantry, Result, StallFound};
+use super::homing::StallFound;
+use super::{Gantry, Result};
 use crate::config::AxisPoint;
 use crate::motion::{Axis, MotionError};
 
