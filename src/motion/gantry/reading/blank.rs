@@ -1,0 +1,303 @@
+//! The blank read once the grid is drawn: each square's paper, the grid's own ink, and a sheet
+//! already used found before the grid is drawn.
+
+use super::sensor_timing::{blank_speed, fresh_period, reading_speed};
+use super::sweeping::by_square;
+use super::FIRST_LOOK_SPACING;
+use crate::config::RobotConfig;
+use crate::game::Cell;
+use crate::motion::gantry::{Gantry, Result};
+use crate::motion::plan::Sweep;
+use crate::motion::sensing::{self, BlankSquare, GridSighting, Sample};
+use crate::motion::MotionError;
+use std::time::Duration;
+
+/// How far from where it was drawn a grid line is looked for, in degrees: a moved sheet or a
+/// slipped gear up to this far is measured; the marks inside the squares stay out of reach.
+const GRID_SEARCH_DEG: i32 = 15;
+
+/// An old grid's crossings must agree this closely, in degrees, to be taken for a grid.
+const GRID_SPREAD_DEG: f64 = 8.0;
+
+/// Every length the robot reads by, in millimetres and degrees, one sentence each: the
+/// square, the marks and the pen's line, the sensor's spot, where in a square it reads, how
+/// far apart its readings fall, and the thinnest line the spot can tell from paper. Logged
+/// at each game's start and printed by `calibrate`, so a person can set them against a
+/// ruler and the sheet. `period` is the time between two fresh readings.
+pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
+    let scale = config.scale();
+    let board = &config.board;
+    let geometry = config.reading_geometry();
+    let square = f64::from(board.square_deg);
+    let spacing = |speed: u32| {
+        let deg = f64::from(speed) * period.as_secs_f64();
+        format!("{speed} deg/s, a reading every {}", scale.both_columns(deg))
+    };
+    let faint = f64::from(config.sensing.faint_contrast_percent) / 100.0;
+    let thinnest = |ink_of_paper: f64| {
+        crate::physical::thinnest_line_mm(config.sensing.spot_mm, ink_of_paper, faint).map_or_else(
+            || "none, however wide".to_string(),
+            |mm| scale.both_columns(scale.columns_deg(mm)),
+        )
+    };
+    vec![
+        format!(
+            "squares {} along the columns axis by {} along the rows; the robot's marks {} \
+             across; its pen's line {}",
+            scale.both_columns(square),
+            scale.both_rows(square),
+            scale.both_columns(f64::from(board.mark_size_deg)),
+            scale.both_columns(scale.columns_deg(config.pen.line_mm)),
+        ),
+        format!(
+            "the sensor's spot {} across ({:.0} deg of the rows axis); it reads {} either \
+             side of a square's centre, clear of the grid lines, and a second look {} off it",
+            scale.both_columns(geometry.spot_columns_deg),
+            geometry.spot_rows_deg,
+            scale.both_columns(f64::from(geometry.window_half_deg)),
+            scale.both_rows(f64::from(geometry.look_offset_deg)),
+        ),
+        format!(
+            "a fresh reading every {:.1} ms: the first look at {}; the blank read at {}",
+            period.as_secs_f64() * 1000.0,
+            spacing(reading_speed(
+                config,
+                period,
+                FIRST_LOOK_SPACING,
+                config.sensing.sweep_speed_deg_per_s
+            )),
+            spacing(blank_speed(config, period)),
+        ),
+        format!(
+            "the thinnest line this spot tells from paper ({:.0} % darker, \
+             sensing.faint_contrast_percent): black ink {}, pencil {}",
+            faint * 100.0,
+            thinnest(crate::physical::BLACK_INK_OF_PAPER),
+            thinnest(crate::physical::GRAPHITE_OF_PAPER),
+        ),
+    ]
+}
+
+/// Each square's blank paper (level and noise), measured once the grid is drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlankPaper {
+    /// Squares along each side of the board.
+    pub size: usize,
+    /// Row by row.
+    pub squares: Vec<BlankSquare>,
+}
+
+impl BlankPaper {
+    /// The paper of a board of side `size`, from its squares row by row; `None` when they are
+    /// not `size` x `size`.
+    pub fn new(size: usize, squares: Vec<BlankSquare>) -> Option<BlankPaper> {
+        (squares.len() == size * size).then_some(BlankPaper { size, squares })
+    }
+
+    pub fn of(&self, cell: Cell) -> BlankSquare {
+        self.squares[cell.index(self.size)]
+    }
+
+    /// Each square's level, rounded to whole percent, row by row.
+    pub fn levels(&self) -> Vec<u8> {
+        self.squares.iter().map(|s| s.level.round() as u8).collect()
+    }
+}
+
+/// What the robot saw on a sheet before drawing its grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsedSheet {
+    /// Squares that already hold a clear mark.
+    pub marked: Vec<Cell>,
+    /// A grid already drawn where the robot draws its own.
+    pub grid: Option<GridSighting>,
+}
+
+impl UsedSheet {
+    pub fn is_used(&self) -> bool {
+        !self.marked.is_empty() || self.grid.is_some()
+    }
+}
+
+impl Gantry {
+    /// Reads every square's blank paper: level and noise. The sweep runs at the first look's
+    /// pace, not at travel speed: the noise that every threshold is a multiple of needs its
+    /// readings (see [`BlankSquare::pooled`]).
+    pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
+        self.blank_readings(false)
+    }
+
+    /// Reads every square of a sheet with no grid yet, pen up: the squares that already hold
+    /// ink (see [`sensing::used_squares`]) and a grid already drawn where the robot draws its
+    /// own, as on a sheet left from the last game. Under a wide spot a thin mark may not stand
+    /// out clearly enough, but the old grid's lines, crossed by every row, do.
+    pub fn used_sheet(&mut self) -> Result<UsedSheet> {
+        let cells = self.all_squares();
+        let rows = self.sweep_rows(&cells, self.first_look_speed(), &[0])?;
+        let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
+            .into_iter()
+            .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
+            .collect();
+        let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
+        let grid = self
+            .sight_grid(&rows, faint)
+            .filter(|seen| seen.crossings >= 3 && seen.spread_deg <= GRID_SPREAD_DEG);
+        Ok(UsedSheet {
+            marked: sensing::used_squares(&squares, &self.config.sensing),
+            grid,
+        })
+    }
+
+    /// The grid's inner lines across the columns axis, as drawn: the ones every row crosses.
+    pub(super) fn grid_columns(&self) -> Vec<i32> {
+        let board = &self.config.board;
+        (1..board.size as i32)
+            .map(|k| board.grid_origin_deg.columns + k * board.square_deg)
+            .collect()
+    }
+
+    /// Where the sweeps `rows` crossed the grid's lines, counting a crossing at least
+    /// `least_depth` darker than the paper.
+    pub(super) fn sight_grid(
+        &self,
+        rows: &[(Sweep, Vec<Sample>)],
+        least_depth: f64,
+    ) -> Option<GridSighting> {
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        sensing::find_grid_lines(
+            &sweeps,
+            &self.grid_columns(),
+            GRID_SEARCH_DEG,
+            self.config.reading_geometry().spot_columns_deg,
+            least_depth,
+        )
+    }
+
+    /// [`describe_eye`] at the read period measured so far.
+    pub fn describe_eye(&self) -> Vec<String> {
+        describe_eye(&self.config, self.read_period())
+    }
+
+    /// A grid sighting in words, in both units.
+    pub(super) fn describe_sighting(&self, seen: &GridSighting) -> String {
+        let scale = self.config.scale();
+        format!(
+            "{} crossings, {:.0} % darker than the paper, {} {} where they were drawn",
+            seen.crossings,
+            seen.depth * 100.0,
+            crate::physical::both(
+                scale.columns_mm(seen.offset_deg.abs()),
+                seen.offset_deg.abs()
+            ),
+            if seen.offset_deg >= 0.0 {
+                "beyond"
+            } else {
+                "short of"
+            }
+        )
+    }
+
+    /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
+    /// lines are there: the pen inked.
+    pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
+        let blank = self.blank_readings(true)?;
+        self.note_grid_as_drawn()?;
+        Ok(blank)
+    }
+
+    /// Every square of the board, row by row.
+    pub fn all_squares(&self) -> Vec<Cell> {
+        let size = self.config.board.size;
+        (0..size * size)
+            .map(|i| Cell::from_index(i, size))
+            .collect()
+    }
+
+    pub(super) fn blank_speed(&self) -> u32 {
+        blank_speed(&self.config, self.read_period())
+    }
+
+    pub(super) fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
+        let size = self.config.board.size;
+        let cells = self.all_squares();
+        let rows = self.sweep_rows(&cells, self.blank_speed(), &[0])?;
+        if grid_drawn {
+            self.check_grid_ink(&rows)?;
+            let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
+            if let Some(seen) = self.sight_grid(&rows, faint / 2.0) {
+                log::info!("the grid's lines: {}", self.describe_sighting(&seen));
+            }
+        }
+        let mut percents = vec![Vec::new(); cells.len()];
+        let mut swept = vec![Vec::new(); cells.len()];
+        for (cell, samples) in by_square(&rows) {
+            if samples.is_empty() {
+                return Err(MotionError::Unread {
+                    square: self.square_name(cell),
+                });
+            }
+            percents[cell.index(size)] = samples.iter().map(|s| s.percent).collect();
+            swept[cell.index(size)] = samples;
+        }
+        let mut pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
+            square: self.square_name(cells[0]),
+        })?;
+        self.noise_percent = Some(pooled[0].noise);
+        self.quiet_sensor = self.reads_quiet_when_still()?;
+        // The sweeps were timed before the noise was known: time them again with it.
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
+            self.read_period = Some(period);
+        }
+        // A level rests on its fresh measurements, not on the readings that repeat them.
+        let period = self.read_period();
+        for (square, samples) in pooled.iter_mut().zip(&swept) {
+            let repeats = sensing::readings_per_measurement(samples, period);
+            square.readings = ((samples.len() as f64 / repeats) as usize).max(1);
+        }
+        for (i, square) in pooled.iter().enumerate() {
+            if square.level < f64::from(self.config.sensing.min_blank_percent) {
+                return Err(MotionError::NoPaper {
+                    square: self.square_name(cells[i]),
+                    percent: square.level.round() as u8,
+                });
+            }
+        }
+        Ok(BlankPaper {
+            size,
+            squares: pooled,
+        })
+    }
+
+    /// Checks that the grid just drawn is on the paper: every sweep across a row of squares
+    /// crosses the two lines between them, and a line of the robot's pen darkens the spot far
+    /// more than any noise. If no crossing reads even half as dark as a clear mark, the pen
+    /// left no ink: a dry pen, no pen, or a pen held above the paper.
+    pub(super) fn check_grid_ink(&self, rows: &[(Sweep, Vec<Sample>)]) -> Result<()> {
+        let board = &self.config.board;
+        let reach = (self.config.reading_geometry().spot_columns_deg / 2.0).ceil() as i32 + 3;
+        let lines = [1, 2].map(|k| board.grid_origin_deg.columns + k * board.square_deg);
+        let wanted = f64::from(self.config.sensing.mark_contrast_percent) / 200.0;
+        let mut darkest = 0.0f64;
+        for (_, samples) in rows {
+            let readings: Vec<u8> = samples.iter().map(|s| s.percent).collect();
+            let Some(paper) = sensing::blank_level(&readings).map(f64::from) else {
+                continue;
+            };
+            for sample in samples {
+                if lines
+                    .iter()
+                    .any(|&l| (sample.at.columns - l).abs() <= reach)
+                {
+                    darkest = darkest.max((paper - f64::from(sample.percent)) / paper.max(1.0));
+                }
+            }
+        }
+        if darkest < wanted {
+            return Err(MotionError::NoInk {
+                darkest_percent: (darkest * 100.0).round() as u8,
+            });
+        }
+        Ok(())
+    }
+}

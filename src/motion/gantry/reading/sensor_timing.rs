@@ -1,0 +1,236 @@
+//! The sensor's timing, measured as it is used: how often a fresh value comes, how evenly, and
+//! whether a still sensor repeats itself, which set how fast a sweep may run.
+
+use super::FIRST_LOOK_SPACING;
+use crate::config::RobotConfig;
+use crate::motion::gantry::{Gantry, Result};
+use crate::motion::sensing::Sample;
+use crate::motion::Axis;
+use std::time::Duration;
+
+/// No sweep runs slower than this, however slow the sensor: the stall judge takes an axis
+/// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
+pub(in crate::motion::gantry) const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
+
+/// The blank paper's level is the median of at least this many fresh readings in each square:
+/// every later look is compared with it, so its own error counts in every verdict.
+pub const BLANK_READINGS: f64 = 20.0;
+
+/// The fewest fresh readings a look takes along a square's window: fewer, and the mean of a
+/// line (the test a wide spot relies on) is too noisy to tell a faint mark from paper.
+pub const WINDOW_READINGS: f64 = 6.0;
+
+/// Reads of the sensor held still that must all agree for it to count as quiet: a third of
+/// a second at a read every 10 ms. A sensor that flickers by a count (noise of 0.5 %) keeps one
+/// value that long about once in thirty thousand tries.
+const STILL_READINGS: usize = 32;
+
+/// The most polls waited for the carriage to hold still before the still reads (half a second
+/// at 10 ms): its run-out takes a few.
+const STILL_SETTLE_POLLS: usize = 50;
+
+/// [`Gantry::reading_speed`] for a robot `config` whose sensor reads every `period`.
+pub fn reading_speed(
+    config: &RobotConfig,
+    period: Duration,
+    fraction: f64,
+    most_deg_per_s: u32,
+) -> u32 {
+    let geometry = config.reading_geometry();
+    let period = period.as_secs_f64().max(1e-3);
+    let spacing_deg = (geometry.spot_columns_deg * fraction)
+        .min(2.0 * f64::from(geometry.window_half_deg) / WINDOW_READINGS);
+    let fits = spacing_deg / period;
+    (fits as u32).clamp(
+        SLOWEST_SWEEP_DEG_PER_S.min(most_deg_per_s),
+        most_deg_per_s.max(1),
+    )
+}
+
+/// The pace of the blank read: `BLANK_READINGS` fresh readings in each square's window
+/// (three quarters of it, what a window keeps of its readings at speed), and no faster than
+/// the first look.
+pub fn blank_speed(config: &RobotConfig, period: Duration) -> u32 {
+    let window = 1.5 * f64::from(config.reading_geometry().window_half_deg);
+    let fits = window / (BLANK_READINGS * period.as_secs_f64().max(1e-3));
+    let first_look = reading_speed(
+        config,
+        period,
+        FIRST_LOOK_SPACING,
+        config.sensing.sweep_speed_deg_per_s,
+    );
+    (fits as u32).clamp(SLOWEST_SWEEP_DEG_PER_S, first_look.max(1))
+}
+
+/// The time between two fresh measurements of the colour sensor, from the readings of sweeps.
+///
+/// The sensor measures on its own clock: on noisy paper a reading that repeats the last one is
+/// most likely the same measurement read again, so the period is the time over the number of
+/// fresh values. Two fresh whole-percent readings with noise of standard deviation s come out
+/// equal about once in 2 s sqrt(pi) (3.5 for the default simulator's 1.7 %), so the changes are
+/// scaled up by that share once the noise is known; without it the estimate errs slow, the safe
+/// way. Quiet paper changes little even when fresh, so no more than four readings to a
+/// measurement are assumed, which a sensor that slow would still be read safely at.
+pub(super) fn fresh_period(sweeps: &[&[Sample]], noise_percent: Option<f64>) -> Option<Duration> {
+    let (mut intervals, mut changes, mut took) = (0.0, 0.0, Duration::ZERO);
+    for samples in sweeps {
+        let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+            continue;
+        };
+        intervals += samples.len().saturating_sub(1) as f64;
+        changes += samples
+            .windows(2)
+            .filter(|w| w[0].percent != w[1].percent)
+            .count() as f64;
+        took += last.time - first.time;
+    }
+    if intervals < 2.0 {
+        return None;
+    }
+    let honest_repeats = noise_percent.map_or(0.0, |s| {
+        (1.0 / (2.0 * s * std::f64::consts::PI.sqrt())).min(0.5)
+    });
+    let fresh = (changes / (1.0 - honest_repeats)).clamp((intervals / 4.0).max(1.0), intervals);
+    Some(took.div_f64(fresh))
+}
+
+/// The time between two readings the robot took while sweeping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadSpread {
+    /// The 5th percentile.
+    pub low: Duration,
+    pub median: Duration,
+    /// The 95th percentile: a busy brick stretches it first.
+    pub high: Duration,
+}
+
+impl std::fmt::Display for ReadSpread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "read every {} ms, 5-95 % of the time from {} to {} ms",
+            self.median.as_millis(),
+            self.low.as_millis(),
+            self.high.as_millis()
+        )
+    }
+}
+
+/// The spread of the time between two readings in a sweep, over `sweeps`; `None` with fewer
+/// than two readings in every sweep.
+pub(super) fn spread_between_reads(sweeps: &[&[Sample]]) -> Option<ReadSpread> {
+    let mut between: Vec<Duration> = sweeps
+        .iter()
+        .flat_map(|samples| samples.windows(2).map(|w| w[1].time - w[0].time))
+        .collect();
+    if between.is_empty() {
+        return None;
+    }
+    between.sort_unstable();
+    let at = |share: usize| between[(between.len() - 1) * share / 100];
+    Some(ReadSpread {
+        low: at(5),
+        median: at(50),
+        high: at(95),
+    })
+}
+
+impl Gantry {
+    /// The time between two readings the robot took on its last look, once it has looked: the
+    /// 5th percentile, the median and the 95th. The sweep asks for one every
+    /// `sensing.sample_ms`; on a busy brick each read of an attribute takes longer and they come
+    /// later, which stretches the upper figure first.
+    pub fn between_reads(&self) -> Option<ReadSpread> {
+        self.between_reads
+    }
+
+    /// Whether the sensor, held still over the paper, keeps one value for
+    /// [`STILL_READINGS`] reads. A sensor that flickers by even a count shows its fresh
+    /// measurements as changes, and the sweeps time it by them (see [`fresh_period`]). One that
+    /// does not cannot be timed so: over even paper its fresh values repeat the last, and
+    /// counting its changes had taken a 12 ms sensor for a 20 ms one and slowed every sweep by
+    /// a third. Its sweeps are paced by the robot's own reads instead (see
+    /// [`Gantry::pace_period`]): the pace guards the count of independent readings a window's
+    /// mean averages against the noise, and a quiet sensor has no noise to average. (The EV3
+    /// colour sensor's firmware sends a value when it changes, so a repeat of a quiet one is
+    /// its current value; see `docs/sensor.md`.) The judging keeps the slow count, as paper's
+    /// own texture under a still sensor is not averaged away by reading it more often.
+    pub(super) fn reads_quiet_when_still(&mut self) -> Result<bool> {
+        let every = Duration::from_millis(self.config.sensing.sample_ms.max(1));
+        // The sweep's run-out ends first: the carriage holds within a few polls.
+        for _ in 0..STILL_SETTLE_POLLS {
+            self.check_stop()?;
+            if !self.motor(Axis::Columns).state()?.running {
+                break;
+            }
+            self.clock().sleep(every);
+        }
+        let mut values = Vec::with_capacity(STILL_READINGS);
+        for _ in 0..STILL_READINGS {
+            self.check_stop()?;
+            values.push(self.robot.light.reflected_percent()?);
+            self.clock().sleep(every);
+        }
+        let (least, most) = (
+            values.iter().min().copied().unwrap_or(0),
+            values.iter().max().copied().unwrap_or(0),
+        );
+        let quiet = least == most;
+        log::info!(
+            "the sensor held still read {least} to {most} % over {} reads: {}",
+            values.len(),
+            if quiet {
+                "quiet, so the sweeps are paced by the reads"
+            } else {
+                "it flickers, so its changes time it"
+            }
+        );
+        Ok(quiet)
+    }
+
+    /// Whether the sensor kept one value held still over the blank paper, read just after the
+    /// blank paper itself: a sensor that does not flicker cannot be timed by how often its value
+    /// changes, so its sweeps are paced by the robot's reads.
+    pub fn sensor_is_quiet(&self) -> bool {
+        self.quiet_sensor
+    }
+
+    /// The time between two readings that a sweep's pace and the reading's lag rest on: the
+    /// sensor's [`Gantry::read_period`], or for a quiet sensor (see
+    /// [`Gantry::reads_quiet_when_still`]) the time between the robot's own reads, all such a
+    /// sensor's freshness can be known by; never shorter than `sensing.sample_ms`.
+    pub(super) fn pace_period(&self) -> Duration {
+        let asked = Duration::from_millis(self.config.sensing.sample_ms);
+        match (self.quiet_sensor, self.between_reads) {
+            (true, Some(spread)) => spread.median.max(asked),
+            _ => self.read_period(),
+        }
+    }
+
+    /// The time between two colour readings: as last measured, or as configured before any
+    /// sweep, whichever is longer.
+    pub fn read_period(&self) -> Duration {
+        let asked = Duration::from_millis(self.config.sensing.sample_ms);
+        self.read_period
+            .map_or(asked, |measured| measured.max(asked))
+    }
+
+    /// The speed of the first look at the board: readings at most half the spot apart. A
+    /// stroke crossing the line darkens the spot over a spot plus its own width of travel, so
+    /// at least two readings fall on even the thinnest; the faint ones a fast look cannot tell
+    /// from noise get the slow, dense look.
+    pub fn first_look_speed(&self) -> u32 {
+        self.reading_speed(
+            FIRST_LOOK_SPACING,
+            self.config.sensing.sweep_speed_deg_per_s,
+        )
+    }
+
+    /// The speed at which readings come at most `fraction` of the sensor's spot apart, at
+    /// least `WINDOW_READINGS` of them fall in a square's window, and at most
+    /// `most_deg_per_s`. Under a narrow spot the first bounds the speed; under a wide one,
+    /// whose window is short, the second.
+    pub fn reading_speed(&self, fraction: f64, most_deg_per_s: u32) -> u32 {
+        reading_speed(&self.config, self.pace_period(), fraction, most_deg_per_s)
+    }
+}
