@@ -337,13 +337,23 @@ fn reach(
 
 /// The whole matrix as a table, with the totals and the mean read times the goals are set on.
 pub fn run_all() -> anyhow::Result<String> {
+    Ok(report(&matrix()?))
+}
+
+/// Every drawing read in every square under every condition of the matrix, one row each.
+pub fn matrix() -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
     for condition in all_conditions() {
         for drawn in DRAWINGS {
             rows.push(read_everywhere(drawn, condition, 7)?);
         }
     }
-    Ok(render(&rows) + &summary(&rows))
+    Ok(rows)
+}
+
+/// The matrix's table and its summary, as `bench` prints them.
+pub fn report(rows: &[Row]) -> String {
+    render(rows) + &summary(rows)
 }
 
 /// The matrix as a table: one line per drawing and condition.
