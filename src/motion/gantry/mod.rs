@@ -16,6 +16,7 @@ use std::time::Duration;
 
 mod drawing;
 mod homing;
+mod line_crossing;
 mod reading;
 pub mod ruler;
 mod travel;
