@@ -68,8 +68,11 @@ impl GantryDevices {
 
     /// The motors for the main loop, and the emergency stop over the rest.
     pub fn split(self) -> (Robot, EmergencyStop) {
+        let dismiss = self
+            .sentinel
+            .map(|sentinel| Box::new(move || sentinel.dismiss()) as Box<dyn FnOnce() + Send>);
         let emergency =
-            EmergencyStop::new(self.stop_handles, self.pen_duty_percent).watched_by(self.sentinel);
+            EmergencyStop::new(self.stop_handles, self.pen_duty_percent).watched_by(dismiss);
         (self.robot, emergency)
     }
 }

@@ -17,7 +17,6 @@
 //! - A panic (which aborts in the release build) stops the motors from the panic hook, through
 //!   the same handles, before the process goes.
 
-use super::sentinel::Sentinel;
 use crate::config::Axis;
 use crate::hw::{Robot, StopAction};
 use crate::motion::StopRequest;
@@ -34,8 +33,9 @@ pub struct EmergencyStop {
     pen_up_duty_percent: i8,
     /// Put back after the motors are stopped (the console's text mode).
     restore: Vec<Box<dyn Fn() + Send + Sync>>,
-    /// The process that stops the motors if this one is killed (brick only).
-    sentinel: Mutex<Option<Sentinel>>,
+    /// Tells the process that stops the motors if this one is killed (the sentinel, on a
+    /// brick) that it may go: run once the machine is safe.
+    dismiss_watcher: Mutex<Option<Box<dyn FnOnce() + Send>>>,
 }
 
 /// How long the pen is driven up toward its top stop; it is there well within this at any
@@ -50,26 +50,31 @@ impl EmergencyStop {
             robot: Mutex::new(robot),
             pen_up_duty_percent: -(pen_duty_percent.min(100) as i8),
             restore: Vec::new(),
-            sentinel: Mutex::new(None),
+            dismiss_watcher: Mutex::new(None),
         }
     }
 
-    /// Also keeps `sentinel` until [`EmergencyStop::dismiss_sentinel`]: while it runs, even a
-    /// SIGKILL of this process ends with the motors stopped.
-    pub fn watched_by(self, sentinel: Option<Sentinel>) -> EmergencyStop {
-        *self.sentinel.lock().unwrap_or_else(|e| e.into_inner()) = sentinel;
+    /// Keeps `dismiss` for [`EmergencyStop::dismiss_watcher`]: the way to tell a process that
+    /// watches this one (the sentinel, which stops the motors even after a SIGKILL of this
+    /// process) that it may go. Handed in as an action, so this module need not know the
+    /// sentinel, which stops the motors through this one.
+    pub fn watched_by(self, dismiss: Option<Box<dyn FnOnce() + Send>>) -> EmergencyStop {
+        *self
+            .dismiss_watcher
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = dismiss;
         self
     }
 
-    /// The machine is safe and this process ends normally: the sentinel may go.
-    pub fn dismiss_sentinel(&self) {
-        let sentinel = self
-            .sentinel
+    /// The machine is safe and this process ends normally: its watcher may go.
+    pub fn dismiss_watcher(&self) {
+        let dismiss = self
+            .dismiss_watcher
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
-        if let Some(sentinel) = sentinel {
-            sentinel.dismiss();
+        if let Some(dismiss) = dismiss {
+            dismiss();
         }
     }
 

@@ -50,7 +50,7 @@ impl Drop for Session {
         if pen_left_down || !state.not_stopped.is_empty() {
             log::warn!("at the end of the session: {}", state.describe());
         }
-        self.emergency.dismiss_sentinel();
+        self.emergency.dismiss_watcher();
         safety::disarm();
     }
 }
