@@ -47,22 +47,26 @@ impl InkModel {
             })
             // Only the strokes that reach the spot at all.
             .filter(|&(a, b)| {
-                distance_to_segment((columns, rows), a, b) <= rx.max(ry) + self.line_half_deg
+                squared_distance_to_segment((columns, rows), a, b)
+                    <= (rx.max(ry) + self.line_half_deg).powi(2)
             })
             .collect();
+        // Squared distances throughout: this runs for every cell of the spot against every
+        // stroke near it, on a brick whose CPU has no floating-point unit.
+        let line_half2 = self.line_half_deg * self.line_half_deg;
         let (mut inked, mut all) = (0u32, 0u32);
         let (cx, cy) = (rx.ceil() as i32, ry.ceil() as i32);
         for dy in -cy..=cy {
             for dx in -cx..=cx {
                 let (x, y) = (f64::from(dx), f64::from(dy));
-                if (x / rx).hypot(y / ry) > 1.0 {
+                if (x / rx).powi(2) + (y / ry).powi(2) > 1.0 {
                     continue;
                 }
                 all += 1;
                 let p = (columns + x, rows + y);
                 if segments
                     .iter()
-                    .any(|&(a, b)| distance_to_segment(p, a, b) <= self.line_half_deg)
+                    .any(|&(a, b)| squared_distance_to_segment(p, a, b) <= line_half2)
                 {
                     inked += 1;
                 }
@@ -190,8 +194,8 @@ impl OwnInkFit {
     }
 }
 
-/// The shortest distance from `p` to the segment `a`-`b`.
-fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+/// The square of the shortest distance from `p` to the segment `a`-`b`.
+fn squared_distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let length2 = dx * dx + dy * dy;
     let t = if length2 == 0.0 {
@@ -199,7 +203,8 @@ fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     } else {
         (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / length2).clamp(0.0, 1.0)
     };
-    (p.0 - a.0 - t * dx).hypot(p.1 - a.1 - t * dy)
+    let (ex, ey) = (p.0 - a.0 - t * dx, p.1 - a.1 - t * dy);
+    ex * ex + ey * ey
 }
 
 #[cfg(test)]

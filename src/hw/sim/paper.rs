@@ -4,6 +4,7 @@
 //! [`Scale`]. Where the figures come from, and their ranges: `docs/sensor.md`.
 
 use crate::physical::Scale;
+use std::cell::RefCell;
 
 /// Who drew a stroke (they are drawn in different colours in pictures of the sheet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,10 +115,11 @@ pub struct Paper {
     height: usize,
     /// The reflected light of the darkest ink on each cell, or `None` for blank paper.
     ink: Vec<Option<f32>>,
-    /// Row by row, `width + 1` running totals of the inked cells and of their ink, so the
-    /// sensor's spot (thousands of cells under a 12 mm spot) is summed a row at a time.
-    inked_before: Vec<u32>,
-    ink_before: Vec<f64>,
+    /// Row by row, running totals of the inked cells and of their ink, so the sensor's spot
+    /// (thousands of cells under a 12 mm spot) is summed a row at a time. Brought up to date
+    /// by the reads that need them: the pen inks a short segment at every step of the world,
+    /// and summing its rows again each time took most of a simulated game's time.
+    totals: RefCell<RunningTotals>,
     /// The palest ink on the sheet: while paper is brighter, every inked cell reads its ink.
     palest_ink: f32,
 }
@@ -136,8 +138,7 @@ impl Paper {
             width,
             height,
             ink: vec![None; width * height],
-            inked_before: vec![0; (width + 1) * height],
-            ink_before: vec![0.0; (width + 1) * height],
+            totals: RefCell::new(RunningTotals::new(width, height)),
             palest_ink: 0.0,
         }
     }
@@ -197,8 +198,7 @@ impl Paper {
         self.strokes.clear();
         self.drawing = None;
         self.ink.fill(None);
-        self.inked_before.fill(0);
-        self.ink_before.fill(0.0);
+        *self.totals.get_mut() = RunningTotals::new(self.width, self.height);
         self.palest_ink = 0.0;
     }
 
@@ -247,6 +247,7 @@ impl Paper {
         let xc = (at.columns - self.min.columns).round() as i64;
         let yc = (at.rows - self.min.rows).round() as i64;
         let (mut all, mut inked, mut ink) = (0u32, 0u32, 0.0);
+        let mut totals = self.totals.borrow_mut();
         for dy in -(ry.ceil() as i64)..=ry.ceil() as i64 {
             let across = 1.0 - (dy as f64 / ry).powi(2);
             if across < 0.0 {
@@ -260,9 +261,9 @@ impl Paper {
             }
             let from = (xc - half).clamp(0, self.width as i64) as usize;
             let to = (xc + half + 1).clamp(0, self.width as i64) as usize;
-            let row = y as usize * (self.width + 1);
-            inked += self.inked_before[row + to] - self.inked_before[row + from];
-            ink += self.ink_before[row + to] - self.ink_before[row + from];
+            let (row_inked, row_ink) = totals.row(y as usize, &self.ink);
+            inked += row_inked[to] - row_inked[from];
+            ink += row_ink[to] - row_ink[from];
         }
         (all, inked, ink)
     }
@@ -278,10 +279,11 @@ impl Paper {
         let top = clamp(at.rows - half_rows, self.min.rows, self.height);
         let bottom = clamp(at.rows + half_rows, self.min.rows, self.height);
         let all = (to - from) * (bottom - top);
+        let mut totals = self.totals.borrow_mut();
         let inked: u32 = (top..bottom)
             .map(|y| {
-                let row = y * (self.width + 1);
-                self.inked_before[row + to] - self.inked_before[row + from]
+                let (row_inked, _) = totals.row(y, &self.ink);
+                row_inked[to] - row_inked[from]
             })
             .sum();
         f64::from(inked) / all.max(1) as f64
@@ -334,24 +336,55 @@ impl Paper {
         let half_width = self.footprint.width_deg(self.look.pen_width_mm(author)) / 2.0;
         let darkness = self.look.ink(author) as f32;
         let ink = &mut self.ink;
-        let (mut first_row, mut last_row) = (usize::MAX, 0);
+        let totals = self.totals.get_mut();
         grid.for_each_cell_under(a, b, half_width, |x, y| {
             let cell = &mut ink[y * grid.width + x];
             *cell = Some(cell.map_or(darkness, |was| was.min(darkness)));
-            first_row = first_row.min(y);
-            last_row = last_row.max(y);
+            totals.changed(x, y);
         });
         self.palest_ink = self.palest_ink.max(darkness);
-        for y in first_row..=last_row.min(self.height.saturating_sub(1)) {
-            let (cells, totals) = (y * self.width, y * (self.width + 1));
-            for x in 0..self.width {
-                let here = self.ink[cells + x];
-                self.inked_before[totals + x + 1] =
-                    self.inked_before[totals + x] + u32::from(here.is_some());
-                self.ink_before[totals + x + 1] =
-                    self.ink_before[totals + x] + here.map_or(0.0, f64::from);
-            }
+    }
+}
+
+/// Each row's running totals of inked cells and of their ink (`width + 1` each, from 0), and
+/// from which cell on each row's totals are out of date.
+#[derive(Debug, Clone)]
+struct RunningTotals {
+    width: usize,
+    inked_before: Vec<u32>,
+    ink_before: Vec<f64>,
+    stale_from: Vec<usize>,
+}
+
+impl RunningTotals {
+    fn new(width: usize, height: usize) -> RunningTotals {
+        RunningTotals {
+            width,
+            inked_before: vec![0; (width + 1) * height],
+            ink_before: vec![0.0; (width + 1) * height],
+            stale_from: vec![width; height],
         }
+    }
+
+    /// Cell (`x`, `y`) has new ink: its row's totals from it on are out of date.
+    fn changed(&mut self, x: usize, y: usize) {
+        self.stale_from[y] = self.stale_from[y].min(x);
+    }
+
+    /// Row `y`'s totals, brought up to date from `ink` first if they are not.
+    fn row(&mut self, y: usize, ink: &[Option<f32>]) -> (&[u32], &[f64]) {
+        let width = self.width;
+        let (cells, totals) = (y * width, y * (width + 1));
+        for x in self.stale_from[y]..width {
+            let here = ink[cells + x];
+            self.inked_before[totals + x + 1] =
+                self.inked_before[totals + x] + u32::from(here.is_some());
+            self.ink_before[totals + x + 1] =
+                self.ink_before[totals + x] + here.map_or(0.0, f64::from);
+        }
+        self.stale_from[y] = width;
+        let row = totals..totals + width + 1;
+        (&self.inked_before[row.clone()], &self.ink_before[row])
     }
 }
 
@@ -399,7 +432,7 @@ impl Raster {
                     self.origin.columns + (x as f64 + 0.5) / scale,
                     self.origin.rows + (y as f64 + 0.5) / scale,
                 );
-                if distance_to_segment(centre, a, b) <= half_width {
+                if squared_distance_to_segment(centre, a, b) <= half_width * half_width {
                     f(x, y);
                 }
             }
@@ -409,6 +442,12 @@ impl Raster {
 
 /// The shortest distance from `p` to the segment `a`-`b`.
 pub fn distance_to_segment(p: PaperPoint, a: PaperPoint, b: PaperPoint) -> f64 {
+    squared_distance_to_segment(p, a, b).sqrt()
+}
+
+/// The square of [`distance_to_segment`]: for comparing with a squared width, without the
+/// square root, in the loop that inks every cell under a stroke.
+fn squared_distance_to_segment(p: PaperPoint, a: PaperPoint, b: PaperPoint) -> f64 {
     let (dx, dy) = (b.columns - a.columns, b.rows - a.rows);
     let length2 = dx * dx + dy * dy;
     let t = if length2 == 0.0 {
@@ -416,7 +455,8 @@ pub fn distance_to_segment(p: PaperPoint, a: PaperPoint, b: PaperPoint) -> f64 {
     } else {
         (((p.columns - a.columns) * dx + (p.rows - a.rows) * dy) / length2).clamp(0.0, 1.0)
     };
-    p.distance_to(PaperPoint::new(a.columns + t * dx, a.rows + t * dy))
+    let (ex, ey) = (p.columns - a.columns - t * dx, p.rows - a.rows - t * dy);
+    ex * ex + ey * ey
 }
 
 #[cfg(test)]
