@@ -59,8 +59,12 @@ if $test; then
   # FUSE from the test process, which is not tried under qemu-user. brick_buttons runs the
   # buttons' ioctl through qemu: whatever qemu makes of it must be "no buttons", not a panic.
   # Test harnesses always unwind, so the test build's std is built with unwinding (the shipped
-  # binary above aborts on panic; one std cannot serve both).
-  CARGO_PROFILE_RELEASE_PANIC=unwind \
+  # binary above aborts on panic; one std cannot serve both). The tests are the same code at
+  # the same optimisation level for the same CPU, but not linked as one fat LTO unit: that
+  # changes what is inlined, not what is computed, and linking a dozen test binaries that way
+  # took 3.4 minutes of CI. The shipped binary, fat LTO and all, is what CI's qemu steps run.
+  CARGO_PROFILE_RELEASE_PANIC=unwind CARGO_PROFILE_RELEASE_LTO=false \
+  CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
   /usr/bin/cargo test --release -Zbuild-std --target "$TARGET" --no-default-features \
     --lib --test hard_keeps_the_value --test hard_never_loses --test difficulty_levels \
     --test engine_search --test win_detection --test positions_file --test scoreboard_file \
