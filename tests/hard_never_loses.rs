@@ -83,10 +83,10 @@ fn on_4x4_four_in_a_row_one_hard_policy_never_loses_to_any_strategy() {
     }
 }
 
-/// About 8 million positions per side, some 70 seconds each, the two sides on threads of their
-/// own: run by CI with `--ignored`.
+/// About 8 million positions per side, some 70 seconds each in release, the two sides on
+/// threads of their own: CI runs it.
 #[test]
-#[ignore = "minutes long; CI runs it"]
+#[ignore = "minutes long: cargo test --release --test hard_never_loses -- --ignored"]
 fn on_4x4_four_in_a_row_every_hard_choice_never_loses_to_any_strategy() {
     let rules = Rules::new(4, 4).unwrap();
     std::thread::scope(|scope| {
