@@ -101,7 +101,7 @@ fn at_the_corners_of_the_physical_ranges_nothing_is_invented_and_what_the_sensor
 }
 
 #[test]
-#[ignore = "the whole detection matrix (about two minutes in release): cargo test --release --test reading_marks -- --ignored"]
+#[ignore = "the whole detection matrix (about a minute in release): cargo test --release --test reading_marks -- --ignored"]
 fn across_the_whole_matrix_nothing_is_invented_and_under_2_percent_noise_nothing_within_reach_is_passed_over(
 ) {
     // Passed over: judged blank. A mark the robot is unsure of (a faint dip on one line only,
