@@ -10,6 +10,7 @@
 mod body;
 mod devices;
 pub mod human;
+mod ink_totals;
 mod motor;
 pub mod paper;
 pub mod picture;
