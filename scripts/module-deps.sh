@@ -15,8 +15,8 @@ for path in src/*.rs src/*/; do
         grep -v -x "$module" | tr '\n' ' ' || true)
     printf '  %-12s -> %s\n' "$module" "${uses:-(none)}"
 done
-echo "The largest Rust files (lines):"
-find src engine/src hardware/src -name '*.rs' -print0 | xargs -0 wc -l | sort -rn | sed -n '2,11p'
+echo "The largest Rust files, tests and benches included (lines):"
+find src engine hardware tests benches -name '*.rs' -print0 | xargs -0 wc -l | sort -rn | sed -n '2,11p'
 echo "Circles between sibling modules (each uses the other), folder by folder:"
 circles=0
 while IFS= read -r folder; do

@@ -103,7 +103,7 @@ fn the_sim_help_lists_its_keys_and_every_first_move_choice_has_a_coin() {
 fn with_no_command_off_a_brick_it_prints_the_short_help_and_exits_2() {
     // The tests' build looks for ev3dev's classes where the emulated brick is served, and no
     // brick is served to this file's tests: not a brick. (On one, it plays: see
-    // tests/brick_games.rs.)
+    // tests/brick_games/.)
     let output = Command::cargo_bin("ev3-tictactoe")
         .unwrap()
         .output()
