@@ -14,7 +14,7 @@ use ev3_tictactoe::hw::ev3dev::buttons::key;
 use ev3_tictactoe::hw::ev3dev::{open_robot, ConsoleMode, Ev3Battery, Ev3Buttons, Ev3Lights};
 use ev3_tictactoe::hw::sim::SimSettings;
 use ev3_tictactoe::hw::{
-    Battery, ButtonPad, Buttons, HwError, LightColour, MotorState, StatusLights, StopAction,
+    Battery, ButtonPad, Buttons, HwError, LightColour, MotorState, Ramps, StatusLights, StopAction,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -96,6 +96,69 @@ fn a_run_to_a_position_writes_speed_stop_action_and_target_before_the_command() 
             holding: true,
             ..MotorState::default()
         }
+    );
+}
+
+#[test]
+fn ramps_are_written_once_in_ev3devs_milliseconds_and_taken_off_before_a_stop() {
+    require_fuse!();
+    let brick = mount(Tree::default_robot());
+    let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
+    brick.tree().writes.clear();
+    robot.columns.set_ramps(Ramps::both(3200)).unwrap();
+    robot.columns.run_to_position(250, 400).unwrap();
+    robot.columns.run_to_position(100, 400).unwrap();
+    // With a ramp set, ev3dev's stop would come down it first: a stop must be at once.
+    robot.columns.stop(StopAction::Brake).unwrap();
+    let run = |target: &'static str| {
+        [
+            ("speed_sp", "400"),
+            ("stop_action", "hold"),
+            ("position_sp", target),
+            ("command", "run-to-abs-pos"),
+        ]
+    };
+    let mut expected = vec![("ramp_up_sp", "328"), ("ramp_down_sp", "328")];
+    expected.extend(run("250"));
+    expected.extend(run("100"));
+    expected.extend([
+        ("ramp_up_sp", "0"),
+        ("ramp_down_sp", "0"),
+        ("stop_action", "brake"),
+        ("command", "stop"),
+    ]);
+    assert_eq!(
+        brick.tree().writes_under("tacho-motor/motor2"),
+        pairs(&expected)
+    );
+    // The next run puts them back.
+    brick.tree().writes.clear();
+    robot.columns.run_to_position(200, 400).unwrap();
+    assert_eq!(
+        brick.tree().writes_under("tacho-motor/motor2")[..2],
+        pairs(&[("ramp_up_sp", "328"), ("ramp_down_sp", "328")])
+    );
+}
+
+#[test]
+fn the_emulated_driver_refuses_a_ramp_as_ev3dev_does() {
+    require_fuse!();
+    let brick = mount(Tree::default_robot());
+    let ramp = emulated_brick::mount_point().join("sys/class/tacho-motor/motor2/ramp_down_sp");
+    // As a program writes an attribute: opened for writing, without truncating.
+    let write = |value: &str| {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new().write(true).open(&ramp)?;
+        file.write_all(value.as_bytes())
+    };
+    write("60000").unwrap();
+    for refused in ["60001", "-1", "fast"] {
+        let error = write(refused).unwrap_err();
+        assert_eq!(error.raw_os_error(), Some(22), "{refused}: {error}");
+    }
+    assert_eq!(
+        brick.tree().value("tacho-motor/motor2/ramp_down_sp"),
+        "60000"
     );
 }
 

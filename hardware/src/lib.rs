@@ -65,13 +65,48 @@ pub struct MotorState {
     pub overloaded: bool,
 }
 
+/// How fast a run to a position speeds up and slows down, in deg/s² (ev3dev's `ramp_up_sp` and
+/// `ramp_down_sp`, which it takes as the milliseconds from standing to `max_speed`).
+///
+/// `NONE` is the driver's default, and it matters: without a ramp down, ev3dev's
+/// `run-to-abs-pos` runs at full speed until the position is reached and only then applies the
+/// stop action, so the motor overshoots by its braking distance and `hold` pulls it back, from
+/// the other side of its gears' play (lego-linux-drivers, `ev3/legoev3_motor.c`,
+/// `update_position`). With a ramp down it slows down in time to stop on the target.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ramps {
+    /// Speeding up; 0: as fast as the motor's speed regulation can.
+    pub up_deg_per_s2: u32,
+    /// Slowing down to the target; 0: none (see above).
+    pub down_deg_per_s2: u32,
+}
+
+impl Ramps {
+    pub const NONE: Ramps = Ramps {
+        up_deg_per_s2: 0,
+        down_deg_per_s2: 0,
+    };
+
+    /// The same rate both ways.
+    pub fn both(deg_per_s2: u32) -> Ramps {
+        Ramps {
+            up_deg_per_s2: deg_per_s2,
+            down_deg_per_s2: deg_per_s2,
+        }
+    }
+}
+
 /// A motor with an encoder, as ev3dev's `tacho-motor` class offers it. Positions and speeds
 /// are in degrees of the motor's shaft (EV3 motors count 360 per turn).
 pub trait Motor: Send {
+    /// The ramps of every run to a position from now on (until the next call).
+    fn set_ramps(&mut self, ramps: Ramps) -> Result<(), HwError>;
     /// Starts a run to `target_deg` at `speed_deg_per_s`; returns at once.
     fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError>;
     /// Starts running at a duty cycle from -100 to 100 percent; returns at once.
     fn run_duty(&mut self, duty_percent: i8) -> Result<(), HwError>;
+    /// Stops at once, with `action`, whatever ramps are set (a stop is not a run: it must not
+    /// coast on down a ramp).
     fn stop(&mut self, action: StopAction) -> Result<(), HwError>;
     fn position_deg(&mut self) -> Result<i32, HwError>;
     /// Declares the current position to be `position_deg` (the origin, after homing).

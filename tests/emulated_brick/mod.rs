@@ -10,8 +10,12 @@
 //! What follows the kernel's sources (lego-linux-drivers' `tacho_motor_class.c` and
 //! `legoev3_motor.c`): `reset` puts every set point, the polarity and the stop action back to
 //! their defaults and stops the motor; writing `position` while the motor runs is EBUSY;
-//! `speed_sp` above `max_speed` is EINVAL; polarity `inversed` negates positions, speeds and set
-//! points; a motor reads `stalled` once it has been driven at speed 0 for more than 100 ms.
+//! `speed_sp` above `max_speed` is EINVAL, and so is a `ramp_up_sp` or `ramp_down_sp` outside 0
+//! to 60000 ms; polarity `inversed` negates positions, speeds and set points; a motor reads
+//! `stalled` once it has been driven at speed 0 for more than 100 ms. With physics, a run to a
+//! position with no ramp down goes at full speed to its target and holds back from past it, and
+//! a stop with a ramp set comes down it first, as `legoev3_motor.c`'s `update_position` and
+//! `tacho_motor_class.c`'s ramps do.
 //!
 //! Two ways to run the motors:
 //! - [`Tree::default_robot`] alone: a run to a position arrives at once and holds, run-direct

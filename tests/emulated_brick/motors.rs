@@ -2,14 +2,16 @@
 //! `legoev3_motor.c` take them.
 
 use super::{Tree, CLASS};
-use ev3_tictactoe::hw::StopAction;
+use ev3_tictactoe::hw::{Ramps, StopAction};
 use fuser::Errno;
 
 /// What `reset` puts back, and every writable motor attribute but `position`.
-const MOTOR_DEFAULTS: [(&str, &str); 7] = [
+const MOTOR_DEFAULTS: [(&str, &str); 9] = [
     ("command", ""),
     ("position_sp", "0"),
     ("speed_sp", "0"),
+    ("ramp_up_sp", "0"),
+    ("ramp_down_sp", "0"),
     ("duty_cycle_sp", "0"),
     ("polarity", "normal"),
     ("stop_action", "coast"),
@@ -105,6 +107,10 @@ impl Tree {
             "position_sp" | "time_sp" => {
                 number(value)?;
             }
+            // As tacho_motor_class.c's ramp_*_sp_store: whole milliseconds, 0 to 60000.
+            "ramp_up_sp" | "ramp_down_sp" if !(0..=60_000).contains(&number(value)?) => {
+                return Err(Errno::EINVAL)
+            }
             "polarity" if !matches!(value, "normal" | "inversed") => return Err(Errno::EINVAL),
             "stop_action" if !matches!(value, "coast" | "brake" | "hold") => {
                 return Err(Errno::EINVAL)
@@ -170,6 +176,16 @@ impl Tree {
             number("speed_sp").unsigned_abs(),
             (sign * number("duty_cycle_sp")).clamp(-100, 100) as i8,
         );
+        // ev3dev takes a ramp as the milliseconds from standing to max_speed.
+        let max_speed = number("max_speed").max(1) as u32;
+        let rate = |attribute: &str| match number(attribute) {
+            0 => 0,
+            ms => max_speed * 1000 / ms.unsigned_abs(),
+        };
+        let ramps = Ramps {
+            up_deg_per_s2: rate("ramp_up_sp"),
+            down_deg_per_s2: rate("ramp_down_sp"),
+        };
         let target = get("position_sp");
         let state = match command {
             "run-to-abs-pos" => "holding",
@@ -178,7 +194,13 @@ impl Tree {
             _ => "",
         };
         match &mut self.physics {
-            Some(physics) => physics.run(motor, command, position_sp, speed_sp, duty, stop_action),
+            Some(physics) => physics.run(
+                motor,
+                command,
+                (position_sp, speed_sp, duty),
+                ramps,
+                stop_action,
+            ),
             None => {
                 // Without physics a run arrives at once.
                 if command == "run-to-abs-pos" {

@@ -4,7 +4,7 @@
 use ev3_tictactoe::config::Axis;
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::hw::sim::{SimBody, SimRobot, SimSettings};
-use ev3_tictactoe::hw::{Robot, StopAction};
+use ev3_tictactoe::hw::{Ramps, Robot, StopAction};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -82,25 +82,34 @@ impl Physics {
         }
     }
 
+    /// Carries out `command` with the set points (position, speed, duty) and ramps as the
+    /// driver has them.
     pub(super) fn run(
         &mut self,
         folder: &str,
         command: &str,
-        position_sp: i32,
-        speed_sp: u32,
-        duty: i8,
+        (position_sp, speed_sp, duty): (i32, u32, i8),
+        ramps: Ramps,
         stop_action: StopAction,
     ) {
         if let Some(entry) = self.motors.get_mut(folder) {
             entry.1 = None;
         }
+        let Some(&(axis, _)) = self.motors.get(folder) else {
+            return;
+        };
         let Some(motor) = self.motor(folder) else {
             return;
         };
+        let _ = motor.set_ramps(ramps);
         let _ = match command {
             "run-to-abs-pos" => motor.run_to_position(position_sp, speed_sp),
             "run-direct" => motor.run_duty(duty),
-            _ => motor.stop(stop_action),
+            // With a ramp set, the driver's stop comes down it first.
+            _ => {
+                self.sim.world().stop_as_ev3dev(axis, stop_action);
+                Ok(())
+            }
         };
     }
 

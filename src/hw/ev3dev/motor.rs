@@ -2,7 +2,7 @@
 
 use super::attributes::{find_on_port, Attributes};
 use crate::config::{MotorKind, Polarity};
-use crate::hw::{HwError, Motor, MotorState, StopAction};
+use crate::hw::{HwError, Motor, MotorState, Ramps, StopAction};
 use ev3dev_lang_rust::motors::MotorPort;
 
 /// Every attribute the firmware reads or writes on a motor.
@@ -13,6 +13,8 @@ const ATTRIBUTES: &[&str] = &[
     "position",
     "position_sp",
     "speed_sp",
+    "ramp_up_sp",
+    "ramp_down_sp",
     "duty_cycle_sp",
     "stop_action",
     "polarity",
@@ -35,6 +37,20 @@ pub struct Ev3Motor {
     attributes: Attributes,
     /// The driver refuses a `speed_sp` above this (EINVAL), so speeds are held to it.
     max_speed_deg_per_s: u32,
+    /// The ramps runs are to have, and those last written to the driver (`reset` and every
+    /// stop leave none): written again before a run when the two differ.
+    ramps: Ramps,
+    ramps_written: Ramps,
+}
+
+/// ev3dev's `ramp_up_sp` or `ramp_down_sp` for `deg_per_s2`: the milliseconds from standing to
+/// the motor's `max_speed` (`tacho_motor_class.c`), 0 for none; the driver takes 0 to 60000.
+pub(crate) fn ramp_ms(deg_per_s2: u32, max_speed_deg_per_s: u32) -> u32 {
+    if deg_per_s2 == 0 {
+        return 0;
+    }
+    let ms = (f64::from(max_speed_deg_per_s) * 1000.0 / f64::from(deg_per_s2)).round();
+    ms.clamp(1.0, 60_000.0) as u32
 }
 
 impl Ev3Motor {
@@ -46,7 +62,7 @@ impl Ev3Motor {
         port: &str,
         polarity: Polarity,
     ) -> Result<Ev3Motor, HwError> {
-        let motor = Ev3Motor::attach(role, kind, port)?;
+        let mut motor = Ev3Motor::attach(role, kind, port)?;
         let a = &motor.attributes;
         // `reset` first: it sets polarity, stop action and every set point back to the
         // driver's defaults, and stops the motor, whatever the last program left.
@@ -59,6 +75,7 @@ impl Ev3Motor {
             },
         )?;
         a.set("stop_action", "coast")?;
+        motor.ramps_written = Ramps::NONE;
         Ok(motor)
     }
 
@@ -86,6 +103,9 @@ impl Ev3Motor {
         Ok(Ev3Motor {
             attributes,
             max_speed_deg_per_s: max_speed.max(1).unsigned_abs(),
+            ramps: Ramps::NONE,
+            // Unknown: another program may have left any; the first run or stop writes them.
+            ramps_written: Ramps::both(u32::MAX),
         })
     }
 
@@ -95,8 +115,29 @@ impl Ev3Motor {
     }
 }
 
+impl Ev3Motor {
+    /// Writes `ramps` to the driver unless they are what it has.
+    fn write_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
+        if self.ramps_written == ramps {
+            return Ok(());
+        }
+        let max = self.max_speed_deg_per_s;
+        let a = &self.attributes;
+        a.set("ramp_up_sp", ramp_ms(ramps.up_deg_per_s2, max))?;
+        a.set("ramp_down_sp", ramp_ms(ramps.down_deg_per_s2, max))?;
+        self.ramps_written = ramps;
+        Ok(())
+    }
+}
+
 impl Motor for Ev3Motor {
+    fn set_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
+        self.ramps = ramps;
+        Ok(())
+    }
+
     fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError> {
+        self.write_ramps(self.ramps)?;
         let a = &self.attributes;
         a.set("speed_sp", speed_deg_per_s.min(self.max_speed_deg_per_s))?;
         a.set("stop_action", "hold")?;
@@ -111,6 +152,9 @@ impl Motor for Ev3Motor {
     }
 
     fn stop(&mut self, action: StopAction) -> Result<(), HwError> {
+        // With a ramp set, ev3dev's `stop` slows the motor down that ramp before it acts
+        // (`tacho_motor_class.c`): a stop must be at once.
+        self.write_ramps(Ramps::NONE)?;
         let a = &self.attributes;
         a.set(
             "stop_action",

@@ -4,7 +4,7 @@
 use super::{lock, SensorFault, SimMotor, World};
 use crate::config::Axis;
 use crate::hw::{
-    Battery, ButtonPad, Buttons, Clock, Frame, HwError, LightColour, Motor, MotorState,
+    Battery, ButtonPad, Buttons, Clock, Frame, HwError, LightColour, Motor, MotorState, Ramps,
     ReflectedLight, Screen, Speaker, StatusLights, StopAction, Tone, TouchSensor,
 };
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -74,6 +74,10 @@ impl SimMotorDevice {
 }
 
 impl Motor for SimMotorDevice {
+    fn set_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
+        self.with(|m| m.set_ramps(ramps))
+    }
+
     fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError> {
         self.with(|m| m.run_to_position(target_deg, speed_deg_per_s))
     }
@@ -83,7 +87,7 @@ impl Motor for SimMotorDevice {
     }
 
     fn stop(&mut self, action: StopAction) -> Result<(), HwError> {
-        self.with(|m| m.stop(action))
+        self.with(|m| m.stop_at_once(action))
     }
 
     fn position_deg(&mut self) -> Result<i32, HwError> {

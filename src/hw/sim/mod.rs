@@ -23,7 +23,7 @@ pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Footprint, Paper, PaperLook, PaperPoint, Stroke};
 
 use crate::config::{Axis, MotorKind};
-use crate::hw::{Buttons, Frame, LightColour, Motor, Robot, Tone, Wiring};
+use crate::hw::{Buttons, Frame, LightColour, Motor, Robot, StopAction, Tone, Wiring};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -54,6 +54,10 @@ pub struct Faults {
 pub struct SimSettings {
     pub step_ms: u64,
     pub backlash_deg: f64,
+    /// The most each kind of motor can speed up or slow down with its load, in deg/s²: what
+    /// a run follows where the firmware's ramps ask for more, or set none. Not from a primary
+    /// source (docs/sensor.md, "The motors"): above pybricks' planned 3200 and 8000, so the
+    /// firmware's default ramps are followed; a world file can set either lower.
     pub large_acceleration_deg_per_s2: f64,
     pub medium_acceleration_deg_per_s2: f64,
     /// Where the carriage and arm start, in paper degrees (the homed frame).
@@ -233,6 +237,12 @@ impl World {
         // The robot's frame over the paper shifts the other way.
         self.paper_zero_deg[Axis::Columns as usize] += columns_deg;
         self.paper_zero_deg[Axis::Rows as usize] += rows_deg;
+    }
+
+    /// Stops the motor as ev3dev's `stop` command does, down its ramp if one is set (the
+    /// firmware's own stops, through [`crate::hw::Motor::stop`], are at once).
+    pub fn stop_as_ev3dev(&mut self, axis: Axis, action: StopAction) {
+        self.motors[axis as usize].stop(action);
     }
 
     pub fn motor(&self, axis: Axis) -> &SimMotor {

@@ -1,7 +1,7 @@
 //! One simulated motor and what it drives: shaft, encoder, gear backlash and the hard ends of
 //! its travel.
 
-use crate::hw::{MotorState, StopAction};
+use crate::hw::{MotorState, Ramps, StopAction};
 use std::collections::VecDeque;
 
 /// A fault to inject into a simulated motor.
@@ -21,6 +21,8 @@ pub enum MotorFault {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MotorPhysics {
     pub max_speed_deg_per_s: f64,
+    /// The most the motor can speed up or slow down, driven as hard as ev3dev's regulation
+    /// drives it, with its load: what a run follows where its ramps ask for more, or set none.
     pub acceleration_deg_per_s2: f64,
     /// Play between shaft and output: turning back, the shaft moves this far before the output.
     pub backlash_deg: f64,
@@ -37,9 +39,24 @@ pub struct MotorPhysics {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Command {
     Stopped,
-    Hold { shaft_deg: f64 },
-    ToPosition { shaft_deg: f64, speed: f64 },
-    Duty { percent: f64 },
+    Hold {
+        shaft_deg: f64,
+    },
+    /// As ev3dev's `run-to-abs-pos`: `heading` (+1 or -1) is the way to the target when the
+    /// run began; once the shaft is there or past it, the run ends holding the target.
+    ToPosition {
+        shaft_deg: f64,
+        speed: f64,
+        heading: f64,
+    },
+    Duty {
+        percent: f64,
+    },
+    /// As ev3dev's `stop` with a ramp set: slowing down at `rate`, then `then`.
+    RampingDown {
+        rate: f64,
+        then: StopAction,
+    },
 }
 
 /// ev3dev averages the encoder over a short window to give a speed; so does the simulator.
@@ -52,6 +69,8 @@ const STALLED_AFTER_S: f64 = 0.1;
 #[derive(Debug, Clone)]
 pub struct SimMotor {
     physics: MotorPhysics,
+    /// As the program set them (ev3dev's `ramp_up_sp` and `ramp_down_sp`).
+    ramps: Ramps,
     fault: MotorFault,
     shaft_deg: f64,
     output_deg: f64,
@@ -73,6 +92,7 @@ impl SimMotor {
         let start = physics.start_deg;
         SimMotor {
             physics,
+            ramps: Ramps::NONE,
             fault,
             shaft_deg: start,
             output_deg: start,
@@ -116,11 +136,22 @@ impl SimMotor {
         !self.disconnected && !matches!(self.command, Command::Stopped)
     }
 
+    pub fn set_ramps(&mut self, ramps: Ramps) {
+        self.ramps = ramps;
+    }
+
     pub fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) {
         let speed = f64::from(speed_deg_per_s).min(self.physics.max_speed_deg_per_s);
+        let shaft_deg = f64::from(target_deg) + self.encoder_zero_deg;
         self.command = Command::ToPosition {
-            shaft_deg: f64::from(target_deg) + self.encoder_zero_deg,
+            shaft_deg,
             speed,
+            // ev3dev takes the way from the encoder's whole count at the start.
+            heading: if f64::from(self.position_deg()) > f64::from(target_deg) {
+                -1.0
+            } else {
+                1.0
+            },
         };
     }
 
@@ -130,7 +161,22 @@ impl SimMotor {
         };
     }
 
+    /// As ev3dev's `stop` command: at once without ramps; with either ramp set, the speed
+    /// first comes down to 0 at the ramp down's rate (at once if that is 0), then `action`.
     pub fn stop(&mut self, action: StopAction) {
+        let ramped = self.ramps != Ramps::NONE && self.ramps.down_deg_per_s2 > 0;
+        if ramped && self.velocity.abs() > 0.0 && self.is_driven() {
+            self.command = Command::RampingDown {
+                rate: f64::from(self.ramps.down_deg_per_s2),
+                then: action,
+            };
+        } else {
+            self.stop_at_once(action);
+        }
+    }
+
+    /// Stops with `action` now, whatever ramps are set.
+    pub fn stop_at_once(&mut self, action: StopAction) {
         self.command = match action {
             StopAction::Hold => Command::Hold {
                 shaft_deg: self.shaft_deg,
@@ -161,7 +207,9 @@ impl SimMotor {
         let driven = self.is_running();
         MotorState {
             running: driven,
-            ramping: driven && (self.velocity.abs() - commanded).abs() > 1.0,
+            ramping: driven
+                && (matches!(self.command, Command::RampingDown { .. })
+                    || (self.velocity.abs() - commanded).abs() > 1.0),
             holding: matches!(self.command, Command::Hold { .. }),
             // As ev3dev: driven, and the speed has read 0 for more than 100 ms.
             stalled: driven && self.still_driven_s > STALLED_AFTER_S,
@@ -177,6 +225,7 @@ impl SimMotor {
     fn commanded_speed(&self) -> f64 {
         match self.command {
             Command::ToPosition { speed, .. } => speed,
+            Command::RampingDown { .. } => 0.0,
             Command::Duty { percent } => {
                 percent.abs() / 100.0
                     * self.physics.max_speed_deg_per_s
@@ -192,31 +241,53 @@ impl SimMotor {
         if self.disconnected {
             self.command = Command::Stopped;
         }
+        let most = self.physics.acceleration_deg_per_s2;
+        let mut speeding_up_at = most;
         let wanted = match self.command {
             Command::Stopped => 0.0,
             Command::Hold { shaft_deg } => ((shaft_deg - self.shaft_deg) * 20.0).clamp(
                 -self.physics.max_speed_deg_per_s,
                 self.physics.max_speed_deg_per_s,
             ),
-            Command::ToPosition { shaft_deg, speed } => {
-                let distance = shaft_deg - self.shaft_deg;
-                if distance.abs() < 0.5
-                    && self.velocity.abs() <= self.physics.acceleration_deg_per_s2 * dt * 2.0
-                {
+            Command::ToPosition {
+                shaft_deg,
+                speed,
+                heading,
+            } => {
+                let ahead = (shaft_deg - self.shaft_deg) * heading;
+                if ahead <= 0.0 || (ahead < 0.5 && self.velocity.abs() <= most * dt * 2.0) {
+                    // There (or past it: with no ramp down, by the whole braking distance):
+                    // ev3dev ends the run and holds the target.
                     self.command = Command::Hold { shaft_deg };
-                    0.0
+                    (shaft_deg - self.shaft_deg) * 20.0
                 } else {
-                    // Slow down in time to stop on the target (a trapezoidal profile).
-                    let braking =
-                        (2.0 * self.physics.acceleration_deg_per_s2 * distance.abs()).sqrt();
-                    distance.signum() * speed.min(braking)
+                    if self.ramps.up_deg_per_s2 > 0 {
+                        speeding_up_at = most.min(f64::from(self.ramps.up_deg_per_s2));
+                    }
+                    let down = f64::from(self.ramps.down_deg_per_s2);
+                    if down > 0.0 {
+                        // The ramp down: slowing in time to stop on the target.
+                        heading * speed.min((2.0 * down * ahead).sqrt())
+                    } else {
+                        heading * speed
+                    }
                 }
             }
             Command::Duty { percent } => {
                 percent / 100.0 * self.physics.max_speed_deg_per_s * self.physics.duty_speed_factor
             }
+            Command::RampingDown { rate, then } => {
+                let slower = self.velocity.abs() - rate.min(most) * dt;
+                if slower <= 0.0 {
+                    self.stop_at_once(then);
+                    0.0
+                } else {
+                    self.velocity.signum() * slower
+                }
+            }
         };
-        let max_change = self.physics.acceleration_deg_per_s2 * dt;
+        let speeding_up = wanted.abs() > self.velocity.abs() && wanted * self.velocity >= 0.0;
+        let max_change = if speeding_up { speeding_up_at } else { most } * dt;
         self.velocity += (wanted - self.velocity).clamp(-max_change, max_change);
         if self.fault == MotorFault::Jammed {
             self.velocity = 0.0;
@@ -310,9 +381,94 @@ mod tests {
         );
     }
 
+    /// A motor whose runs ramp at the rate it can follow, as the firmware sets them.
+    fn ramped(fault: MotorFault) -> SimMotor {
+        let mut m = motor(fault);
+        m.set_ramps(Ramps::both(6000));
+        m
+    }
+
+    /// Steps the motor until its run ends, and on for half a second; returns how far the
+    /// shaft went at most along `toward` (+1 or -1), and when the run ended, in ms.
+    fn run_to_the_end(m: &mut SimMotor, toward: f64) -> (f64, usize) {
+        let mut furthest = f64::MIN;
+        let mut ended = None;
+        for ms in 1..5000 {
+            m.step();
+            furthest = furthest.max(m.shaft_deg * toward);
+            match ended {
+                None if !m.state().running => ended = Some(ms),
+                Some(at) if ms > at + 500 => return (furthest * toward, at),
+                _ => {}
+            }
+        }
+        panic!("the run did not end");
+    }
+
+    #[test]
+    fn without_a_ramp_down_a_run_overshoots_by_its_braking_distance_and_holds_back() {
+        // As ev3dev's update_position with ramp_down_sp 0: full speed to the target, then hold.
+        let mut m = motor(MotorFault::None);
+        m.run_to_position(300, 600);
+        let (furthest, _) = run_to_the_end(&mut m, 1.0);
+        let braking = 600.0_f64.powi(2) / (2.0 * 6000.0);
+        assert!((furthest - 300.0 - braking).abs() < 2.0, "{furthest}");
+        assert!(m.state().holding);
+        run_for(&mut m, 1000);
+        assert_eq!(m.position_deg(), 300);
+        // Pulled back, the output is on the far side of the play (half of its 4 degrees): it
+        // arrived going backward, so a drawing's approach from one side is undone.
+        assert!((m.output_deg() - 302.0).abs() < 0.5, "{}", m.output_deg());
+    }
+
+    #[test]
+    fn with_a_ramp_down_a_run_slows_in_time_and_stops_on_its_target() {
+        let mut m = ramped(MotorFault::None);
+        m.run_to_position(300, 600);
+        let (furthest, ms) = run_to_the_end(&mut m, 1.0);
+        assert!(furthest < 300.5, "{furthest}");
+        // 200 degrees at 600 deg/s, plus a tenth of a second speeding up and slowing down.
+        assert!((425..=445).contains(&ms), "{ms} ms");
+    }
+
+    #[test]
+    fn a_ramp_gentler_than_the_motor_sets_the_pace_both_ways() {
+        let mut m = motor(MotorFault::None);
+        m.set_ramps(Ramps::both(2000));
+        m.run_to_position(400, 600);
+        let (furthest, ms) = run_to_the_end(&mut m, 1.0);
+        assert!(furthest < 400.5, "{furthest}");
+        // 300 degrees from 100: 120 of them at speed (0.2 s), and 0.3 s each way to and from
+        // it, over 90 degrees each.
+        assert!((790..=820).contains(&ms), "{ms} ms");
+    }
+
+    #[test]
+    fn with_ramps_set_a_stop_comes_down_the_ramp_first_as_in_ev3dev() {
+        let mut m = ramped(MotorFault::None);
+        m.run_to_position(1000, 600);
+        run_for(&mut m, 300);
+        let at = m.shaft_deg;
+        m.stop(StopAction::Brake);
+        assert!(m.state().running && m.state().ramping);
+        run_for(&mut m, 200);
+        assert!(!m.state().running);
+        // 600 deg/s down at 6000 deg/s²: 30 degrees more.
+        assert!(
+            (m.shaft_deg - at - 30.0).abs() < 2.0,
+            "{}",
+            m.shaft_deg - at
+        );
+        let mut at_once = ramped(MotorFault::None);
+        at_once.run_to_position(1000, 600);
+        run_for(&mut at_once, 300);
+        at_once.stop_at_once(StopAction::Brake);
+        assert!(!at_once.state().running);
+    }
+
     #[test]
     fn the_output_lags_the_shaft_by_half_the_play_on_each_side() {
-        let mut m = motor(MotorFault::None);
+        let mut m = ramped(MotorFault::None);
         m.run_to_position(200, 400);
         run_for(&mut m, 1000);
         assert!((m.output_deg() - 198.0).abs() < 0.5, "{}", m.output_deg());

@@ -52,6 +52,11 @@ pub struct WorldFile {
     pub pen_contact_above_down_deg: f64,
     /// The axes' speed for a duty cycle, as a share of no-load speed (default: 1).
     pub axis_duty_speed_factor: f64,
+    /// The most a large motor (the axes) and a medium one (the pen) can speed up or slow down
+    /// with their loads, in deg/s² (defaults: 6000 and 10000): below the robot config's
+    /// ramps, a run cannot follow them and overshoots its target.
+    pub large_motor_acceleration_deg_per_s2: f64,
+    pub medium_motor_acceleration_deg_per_s2: f64,
     /// The battery's voltage (default: 7.9).
     pub battery_v: f32,
 }
@@ -81,6 +86,8 @@ impl WorldFile {
             paper_stops_pen: s.paper_stops_pen,
             pen_contact_above_down_deg: s.pen_contact_above_down_deg,
             axis_duty_speed_factor: s.axis_duty_speed_factor,
+            large_motor_acceleration_deg_per_s2: s.large_acceleration_deg_per_s2,
+            medium_motor_acceleration_deg_per_s2: s.medium_acceleration_deg_per_s2,
             battery_v: s.battery_v,
         }
     }
@@ -163,6 +170,18 @@ impl WorldFile {
             0.05,
             1.0,
         )?;
+        for (name, value) in [
+            (
+                "large_motor_acceleration_deg_per_s2",
+                self.large_motor_acceleration_deg_per_s2,
+            ),
+            (
+                "medium_motor_acceleration_deg_per_s2",
+                self.medium_motor_acceleration_deg_per_s2,
+            ),
+        ] {
+            within(name, value, 100.0, 100_000.0)?;
+        }
         within("battery_v", f64::from(self.battery_v), 0.0, 12.0)
     }
 
@@ -188,6 +207,8 @@ impl WorldFile {
             paper_stops_pen: self.paper_stops_pen,
             pen_contact_above_down_deg: self.pen_contact_above_down_deg,
             axis_duty_speed_factor: self.axis_duty_speed_factor,
+            large_acceleration_deg_per_s2: self.large_motor_acceleration_deg_per_s2,
+            medium_acceleration_deg_per_s2: self.medium_motor_acceleration_deg_per_s2,
             battery_v: self.battery_v,
             ..base
         }
