@@ -92,11 +92,14 @@ fn a_read_that_saw_no_new_mark_keeps_its_picture_and_one_that_saw_the_move_does_
 fn darkest_in(picture: &Picture, config: &RobotConfig, cell: Cell) -> u8 {
     let window = plan::reading_window(config, cell);
     let rows = config.board.cell_centre(cell).rows;
+    // Readings are grey bars; where none reaches (a window's very edge, when the sweep's last
+    // reading falls short of it) the picture's blue-grey background shows, which is no shade.
     window
         .filter_map(|columns| picture.colour_at(picture.pixel_of(columns, rows)))
+        .filter(|[r, g, b]| r == g && g == b)
         .map(|[r, _, _]| r)
         .min()
-        .expect("the window is in the picture")
+        .expect("the window's readings are in the picture")
 }
 
 #[test]

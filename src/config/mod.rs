@@ -278,6 +278,17 @@ fn check_speed(field: &str, speed: u32, kind: MotorKind) -> Checked {
     )
 }
 
+/// A run's ramps: ev3dev takes them as 1 to 60000 ms from standing to the motor's top speed
+/// (the large motor's 1050 deg/s in 60 s is 18 deg/s²); from 100 deg/s², a crawl to speed,
+/// to 50000, beyond any figure published for an EV3 motor.
+fn check_acceleration(field: &str, deg_per_s2: u32) -> Checked {
+    check(
+        (100..=50_000).contains(&deg_per_s2),
+        field,
+        format!("is {deg_per_s2}; it must be from 100 to 50000 deg/s²"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

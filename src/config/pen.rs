@@ -1,6 +1,6 @@
 //! The pen lift and the pen's line.
 
-use super::{check, check_speed, Checked, HomingConfig, MotorKind, Polarity};
+use super::{check, check_acceleration, check_speed, Checked, HomingConfig, MotorKind, Polarity};
 use serde::{Deserialize, Serialize};
 
 /// The pen lift.
@@ -21,6 +21,10 @@ pub struct PenConfig {
     pub travel_deg: i32,
     /// Speed up and down, in deg/s (default: 600).
     pub speed_deg_per_s: u32,
+    /// How fast the pen speeds up and slows down, in deg/s² (default: 8000, the figure
+    /// pybricks plans an EV3 medium motor's runs with): set as ev3dev's ramps, so each run
+    /// stops on its target instead of overshooting it.
+    pub acceleration_deg_per_s2: u32,
     /// Time for the ink to take after the pen lands, before it moves (default: 50 ms).
     pub settle_ms: u64,
     /// The width of the pen's line on the paper, in mm (default: 1.0, a fine-point marker).
@@ -43,6 +47,7 @@ impl Default for PenConfig {
             down_deg: 30,
             travel_deg: 50,
             speed_deg_per_s: 600,
+            acceleration_deg_per_s2: 8000,
             settle_ms: 50,
             line_mm: 1.0,
             contact_band_deg: 8,
@@ -85,6 +90,7 @@ impl PenConfig {
             ),
         )?;
         check_speed("pen.speed_deg_per_s", pen.speed_deg_per_s, pen.kind)?;
+        check_acceleration("pen.acceleration_deg_per_s2", pen.acceleration_deg_per_s2)?;
         pen.homing.validate("pen.homing")?;
         check(
             (0.1..=5.0).contains(&pen.line_mm),

@@ -9,6 +9,10 @@ use crate::config::HomingConfig;
 use crate::hw::MotorState;
 use std::time::Duration;
 
+/// A leg that ends on its target has arrived once its run has ended and it is this close to it,
+/// in degrees: the gears' play, and a degree of the hold's own give.
+const SETTLED_DEG: i32 = 2;
+
 /// One axis's part of a move in progress.
 #[derive(Debug, Clone, Copy)]
 pub struct Leg {
@@ -27,9 +31,40 @@ pub struct Leg {
     pub close_enough_deg: i32,
     /// For the pen going down: stopping this close above the target is meeting the paper.
     pub touch_down_band_deg: Option<i32>,
-    /// How long the leg would take at its configured speed, with no speeding up or slowing
-    /// down: its part of the physical bound on a turn.
+    /// The least time the leg can take at its configured speed and acceleration, speeding up
+    /// and slowing down only where it must (see [`least_time`]): its part of the physical
+    /// bound on a turn.
     pub ideal: Duration,
+    /// The leg's distance at its configured speed alone, as if the motor were at speed from
+    /// its first instant to its last (the bound before acceleration was counted).
+    pub at_speed: Duration,
+}
+
+/// The least time a motor can cover `distance_deg` in at `speed` (deg/s) and `acceleration`
+/// (deg/s²): from standing if `from_rest`, to standing if `to_rest`, at full speed in
+/// between. A trapezoid of speed against time: each end at rest costs `speed / acceleration`
+/// of speeding up or slowing down over `speed² / (2 acceleration)` of the distance, which is
+/// `speed / (2 acceleration)` more than the same distance at speed; a move too short to reach
+/// speed is a triangle.
+pub fn least_time(
+    distance_deg: f64,
+    speed: f64,
+    acceleration: f64,
+    from_rest: bool,
+    to_rest: bool,
+) -> Duration {
+    let distance = distance_deg.abs();
+    let (speed, acceleration) = (speed.max(1e-9), acceleration.max(1e-9));
+    let ends = f64::from(u8::from(from_rest) + u8::from(to_rest));
+    let ramps_cover = ends * speed * speed / (2.0 * acceleration);
+    let seconds = if distance >= ramps_cover {
+        distance / speed + ends * speed / (2.0 * acceleration)
+    } else {
+        // Never at speed: up to a peak and down again (or only one of the two).
+        let peak = (2.0 * acceleration * distance / ends).sqrt();
+        ends * peak / acceleration
+    };
+    Duration::from_secs_f64(seconds)
 }
 
 /// What one reading of a leg's motor says.
@@ -63,6 +98,8 @@ pub struct LegWatch {
     stillness: Stillness,
     /// A motor starting from rest reads as still for a moment: not judged before this.
     ignore_start: Duration,
+    /// Where the last reading found the motor.
+    last_at_deg: Option<i32>,
 }
 
 impl LegWatch {
@@ -71,6 +108,7 @@ impl LegWatch {
             leg,
             stillness: Stillness::new(settings),
             ignore_start: Duration::from_millis(settings.ignore_start_ms),
+            last_at_deg: None,
         }
     }
 
@@ -96,7 +134,18 @@ impl LegWatch {
         let leg = &self.leg;
         let close = leg.close_enough_deg > 0
             && (at_deg - leg.done_at_deg) * leg.direction >= -leg.close_enough_deg;
-        if !state.running || close {
+        // ev3dev ends a run to a position as the motor reaches it, still moving if it could
+        // not slow down in time (no ramp down, or one steeper than it can follow): it then
+        // holds, pulling back from past the target, and may swing through it again. A leg
+        // that ends on its target waits until it is there and no longer moving: within a
+        // degree of where the last poll found it.
+        let still = self
+            .last_at_deg
+            .replace(at_deg)
+            .is_some_and(|last| (at_deg - last).abs() <= 1);
+        let settled =
+            leg.close_enough_deg > 0 || ((at_deg - leg.target_deg).abs() <= SETTLED_DEG && still);
+        if (!state.running && settled) || close {
             return LegVerdict::Arrived;
         }
         if elapsed >= self.ignore_start && self.stillness.update(now, at_deg, state.stalled) {
@@ -139,6 +188,7 @@ mod tests {
             close_enough_deg: 0,
             touch_down_band_deg: None,
             ideal: Duration::ZERO,
+            at_speed: Duration::ZERO,
         }
     }
 
@@ -173,7 +223,33 @@ mod tests {
             };
             (at, state)
         });
-        assert_eq!((ms, verdict), (200, LegVerdict::Arrived));
+        // Ended at 200 ms, and still there at the next reading.
+        assert_eq!((ms, verdict), (210, LegVerdict::Arrived));
+    }
+
+    #[test]
+    fn a_run_that_ends_past_its_target_has_not_arrived_until_it_is_back_and_still() {
+        // No ramp down (or one the motor cannot follow): ev3dev ends the run as the target is
+        // passed, at speed; the hold brings it back 12 degrees, through the target once more.
+        let (ms, verdict) = watch(LegWatch::new(leg(100), &settings()), |ms| {
+            let at = match ms {
+                0..=190 => ms as i32 / 2,
+                200 => 104,
+                210 => 110,
+                220 => 112,
+                230 => 106,
+                240 => 99,
+                250 => 97,
+                _ => 100,
+            };
+            let state = MotorState {
+                running: ms < 200,
+                holding: ms >= 200,
+                ..RUNNING
+            };
+            (at, state)
+        });
+        assert_eq!((ms, verdict), (270, LegVerdict::Arrived));
     }
 
     #[test]
@@ -247,5 +323,44 @@ mod tests {
                 band_deg: 8
             }
         );
+    }
+
+    fn seconds(d: Duration) -> f64 {
+        d.as_secs_f64()
+    }
+
+    #[test]
+    fn a_move_at_speed_from_end_to_end_takes_its_distance_over_its_speed() {
+        let t = least_time(600.0, 600.0, 3200.0, false, false);
+        assert!((seconds(t) - 1.0).abs() < 1e-9, "{t:?}");
+    }
+
+    #[test]
+    fn each_end_at_rest_costs_half_the_time_to_reach_speed() {
+        // 600 deg/s at 3200 deg/s² takes 0.1875 s to reach, over 56.25 degrees.
+        let one = least_time(600.0, 600.0, 3200.0, true, false);
+        let both = least_time(600.0, 600.0, 3200.0, true, true);
+        assert!((seconds(one) - (1.0 + 0.09375)).abs() < 1e-9, "{one:?}");
+        assert!((seconds(both) - (1.0 + 0.1875)).abs() < 1e-9, "{both:?}");
+    }
+
+    #[test]
+    fn a_move_too_short_to_reach_speed_is_up_and_down_again() {
+        // 40 degrees at 3200 deg/s²: half of it speeding up, for sqrt(2 * 20 / 3200) s.
+        let t = least_time(40.0, 600.0, 3200.0, true, true);
+        let half = (2.0 * 20.0 / 3200.0_f64).sqrt();
+        assert!((seconds(t) - 2.0 * half).abs() < 1e-9, "{t:?}");
+        assert!(t > least_time(40.0, 600.0, 3200.0, false, false));
+    }
+
+    #[test]
+    fn the_least_time_never_beats_the_distance_at_speed() {
+        for distance in [0.5, 5.0, 50.0, 500.0] {
+            for (from_rest, to_rest) in [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let t = least_time(distance, 400.0, 3200.0, from_rest, to_rest);
+                assert!(seconds(t) >= distance / 400.0 - 1e-12, "{distance} {t:?}");
+            }
+        }
     }
 }

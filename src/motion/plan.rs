@@ -68,6 +68,39 @@ pub fn mark(board: &BoardGeometry, cell: Cell, mark: Mark) -> Vec<Path> {
     }
 }
 
+/// The fastest the pen can go round `path`'s corners when each axis speeds up and slows down
+/// at no more than `acceleration` (deg/s²), in deg/s: each corner taken as a point of the
+/// circle it turns on (its radius the shorter side over twice the sine of half the turn),
+/// where the pen's speed `v` needs `v² / radius` of acceleration. An O of 30 degrees' radius
+/// at 3200 deg/s² may be drawn at 310 deg/s; asked for more, the motors cannot turn with it
+/// and the ring bulges. `None` for a path with no corner (a straight stroke).
+pub fn cornering_speed(path: &[AxisPoint], acceleration: f64) -> Option<f64> {
+    path.windows(3)
+        .filter_map(|w| {
+            let a = (
+                f64::from(w[1].columns - w[0].columns),
+                f64::from(w[1].rows - w[0].rows),
+            );
+            let b = (
+                f64::from(w[2].columns - w[1].columns),
+                f64::from(w[2].rows - w[1].rows),
+            );
+            let (la, lb) = (a.0.hypot(a.1), b.0.hypot(b.1));
+            if la == 0.0 || lb == 0.0 {
+                return None;
+            }
+            let turn = ((a.0 * b.0 + a.1 * b.1) / (la * lb))
+                .clamp(-1.0, 1.0)
+                .acos();
+            if turn < 1e-6 {
+                return None;
+            }
+            let radius = la.min(lb) / (2.0 * (turn / 2.0).sin());
+            Some((acceleration * radius).sqrt())
+        })
+        .min_by(f64::total_cmp)
+}
+
 /// A closed polygon around `centre`, starting and ending at its lowest-columns point.
 pub fn ring(centre: AxisPoint, radius: f64, segments: u32) -> Path {
     (0..=segments)
@@ -186,6 +219,33 @@ pub fn sweeps(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod cornering {
+    use super::*;
+
+    #[test]
+    fn a_straight_stroke_has_no_corner_to_slow_for() {
+        let stroke = [AxisPoint::new(0, 0), AxisPoint::new(60, 60)];
+        assert_eq!(cornering_speed(&stroke, 3200.0), None);
+        let on_a_line = [
+            AxisPoint::new(0, 0),
+            AxisPoint::new(30, 0),
+            AxisPoint::new(60, 0),
+        ];
+        assert_eq!(cornering_speed(&on_a_line, 3200.0), None);
+    }
+
+    #[test]
+    fn an_o_is_taken_at_the_speed_its_radius_allows() {
+        let o = ring(AxisPoint::new(100, 100), 30.0, 16);
+        let speed = cornering_speed(&o, 3200.0).unwrap();
+        // sqrt(3200 * 30) = 310 deg/s; the corners' rounding to whole degrees costs a little.
+        assert!((280.0..=315.0).contains(&speed), "{speed}");
+        let gentler = cornering_speed(&o, 800.0).unwrap();
+        assert!((gentler * 2.0 - speed).abs() < 1.0, "{gentler} {speed}");
+    }
 }
 
 #[cfg(test)]

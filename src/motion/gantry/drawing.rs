@@ -2,7 +2,7 @@
 
 use super::{Finish, Gantry, Pace, Result};
 use crate::config::AxisPoint;
-use crate::motion::plan::Path;
+use crate::motion::plan::{self, Path};
 use crate::motion::{Axis, MotionError};
 use std::time::Duration;
 
@@ -72,13 +72,20 @@ impl Gantry {
                 // are sent on a segment's length past each corner, so an O drawn as a polygon
                 // flows at drawing speed instead of slowing down at every side.
                 let blend = g.config.board.corner_blend_deg;
+                let acceleration = g
+                    .acceleration(Axis::Columns)
+                    .min(g.acceleration(Axis::Rows));
+                let most = plan::cornering_speed(path, f64::from(acceleration))
+                    .map(|speed| speed.floor().max(1.0) as u32);
                 let mut from = first;
                 for (i, &point) in rest.iter().enumerate() {
                     let finish = match rest.get(i + 1) {
                         None => Finish::EXACTLY,
                         Some(&next) => g.corner(from, point, next, blend),
                     };
-                    g.move_both_from(from, point, Pace::Draw, finish, &mut |_, _, _| Ok(()))?;
+                    g.move_both_from(from, point, Pace::Draw { most }, finish, &mut |_, _, _| {
+                        Ok(())
+                    })?;
                     from = point;
                 }
                 g.move_pen(0)?;

@@ -7,11 +7,11 @@
 //! it still can be. A motor's stall flag is trusted only once it has lasted, after the first
 //! instants of a move, because a motor starting from rest reads as stalled for a moment.
 
-use super::leg::{Leg, LegVerdict, LegWatch};
+use super::leg::{least_time, Leg, LegVerdict, LegWatch};
 use super::{Axis, MotionError, PenAfterStop, SafeState, StopRequest};
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
-use crate::hw::{Clock, Motor, MotorState, Robot, StopAction};
+use crate::hw::{Clock, Motor, MotorState, Ramps, Robot, StopAction};
 use std::time::Duration;
 
 mod drawing;
@@ -42,8 +42,9 @@ const NEAR_TARGET_DEG: i32 = 20;
 enum Pace {
     /// Pen up: each axis at its travel speed.
     Travel,
-    /// Pen down: a straight line at the drawing speed.
-    Draw,
+    /// Pen down: a straight line at the drawing speed, or at `most` deg/s if that is slower
+    /// (a path whose corners the motors could not turn on at the drawing speed).
+    Draw { most: Option<u32> },
 }
 
 /// When a move of both axes counts as done.
@@ -73,9 +74,16 @@ pub struct Gantry {
     /// The time between two fresh colour measurements, as measured on the last sweep (it can
     /// be longer than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
     read_period: Option<Duration>,
-    /// The time every motion so far would have taken at its configured speed, with no speeding
-    /// up, slowing down or waiting: the physical bound the benchmark compares with.
+    /// The least time every motion so far could have taken at its configured speed and
+    /// acceleration, with no waiting: the physical bound the benchmark compares with.
     ideal_motion: Duration,
+    /// The same motions at their configured speeds from their first instant to their last.
+    motion_at_speed: Duration,
+    /// Each axis's last leg, while it may still be moving: its way (+1 or -1), and whether it
+    /// ended before the motor stopped (a sweep's run-out, a corner passed through, a move
+    /// close enough). `None`: standing. The bound counts a leg's speeding up only where it
+    /// must start from standing.
+    last_leg: [Option<(i32, bool)>; 3],
     /// The sensor's noise on blank paper (one standard deviation, percent), once read.
     noise_percent: Option<f64>,
     /// Whether the sensor, held still over the blank paper, kept one value (see
@@ -106,6 +114,8 @@ impl Gantry {
             stop: Some(StopRequest::new()),
             read_period: None,
             ideal_motion: Duration::ZERO,
+            motion_at_speed: Duration::ZERO,
+            last_leg: [None; 3],
             noise_percent: None,
             quiet_sensor: false,
             between_reads: None,
@@ -227,7 +237,41 @@ impl Gantry {
         Duration::from_millis(moving_ms + self.config.motion_timeout_slack_ms)
     }
 
-    /// Starts `axis` from `from_deg` toward `target_deg` and returns its leg to wait for.
+    /// How fast `axis` speeds up and slows down, as configured.
+    fn acceleration(&self, axis: Axis) -> u32 {
+        match axis {
+            Axis::Columns => self.config.columns.acceleration_deg_per_s2,
+            Axis::Rows => self.config.rows.acceleration_deg_per_s2,
+            Axis::Pen => self.config.pen.acceleration_deg_per_s2,
+        }
+    }
+
+    /// Whether a leg of `axis` the way `direction` must start from standing: the axis stood
+    /// still at the end of its last leg, or must turn back (which takes it through standing).
+    /// A leg that follows one that ended still moving the same way is not charged for speeding
+    /// up at all, so the bound stays below what any motor can do.
+    fn starts_from_rest(&self, axis: Axis, direction: i32) -> bool {
+        match self.last_leg[axis as usize] {
+            None => true,
+            Some((way, still_moving)) => !still_moving || way != direction,
+        }
+    }
+
+    /// The least time `axis` can move `distance_deg` in at `speed` (see [`least_time`]),
+    /// ending at standing if `to_rest`.
+    fn least_time(&self, axis: Axis, distance_deg: i32, speed: u32, to_rest: bool) -> Duration {
+        least_time(
+            f64::from(distance_deg),
+            f64::from(speed),
+            f64::from(self.acceleration(axis)),
+            self.starts_from_rest(axis, distance_deg.signum()),
+            to_rest,
+        )
+    }
+
+    /// Starts `axis` from `from_deg` toward `target_deg` and returns its leg to wait for. The
+    /// motor speeds up and slows down at the axis's acceleration: without ramps, ev3dev would
+    /// run it at full speed to the target and pull it back from past it (see [`Ramps`]).
     fn start_leg(
         &mut self,
         axis: Axis,
@@ -236,8 +280,11 @@ impl Gantry {
         speed_deg_per_s: u32,
         close_enough_deg: i32,
     ) -> Result<Leg> {
-        self.motor(axis)
-            .run_to_position(target_deg, speed_deg_per_s)?;
+        let ramps = Ramps::both(self.acceleration(axis));
+        let motor = self.motor(axis);
+        motor.set_ramps(ramps)?;
+        motor.run_to_position(target_deg, speed_deg_per_s)?;
+        let distance = target_deg - from_deg;
         Ok(Leg {
             axis,
             target_deg,
@@ -246,9 +293,9 @@ impl Gantry {
             limit: self.time_limit(target_deg - from_deg, speed_deg_per_s),
             close_enough_deg,
             touch_down_band_deg: None,
-            ideal: Duration::from_secs_f64(
-                f64::from((target_deg - from_deg).unsigned_abs())
-                    / f64::from(speed_deg_per_s.max(1)),
+            ideal: self.least_time(axis, distance, speed_deg_per_s, close_enough_deg == 0),
+            at_speed: Duration::from_secs_f64(
+                f64::from(distance.unsigned_abs()) / f64::from(speed_deg_per_s.max(1)),
             ),
         })
     }
@@ -275,6 +322,11 @@ impl Gantry {
             .min()
             .map_or(Duration::from_millis(10), Duration::from_millis);
         self.ideal_motion += legs.iter().map(|l| l.ideal).max().unwrap_or_default();
+        self.motion_at_speed += legs.iter().map(|l| l.at_speed).max().unwrap_or_default();
+        let mut last_leg = [None; 3];
+        for leg in legs {
+            last_leg[leg.axis as usize] = Some((leg.direction, leg.close_enough_deg > 0));
+        }
         let mut arrived = vec![false; legs.len()];
         let mut positions = vec![0; legs.len()];
         let mut states = vec![MotorState::default(); legs.len()];
@@ -346,6 +398,8 @@ impl Gantry {
             }
             on_tick(self, now, &positions)?;
         }
+        // An axis the wait did not move has come to a stop on its last target meanwhile.
+        self.last_leg = last_leg;
         Ok(())
     }
 
@@ -433,9 +487,12 @@ impl Gantry {
             };
             let speed = match pace {
                 Pace::Travel => axis_config.speed_deg_per_s,
-                Pace::Draw => {
+                Pace::Draw { most } => {
                     let share = f64::from(distance[i]) / f64::from(longest);
-                    ((f64::from(axis_config.draw_speed_deg_per_s) * share).round() as u32).max(1)
+                    let speed = axis_config
+                        .draw_speed_deg_per_s
+                        .min(most.unwrap_or(u32::MAX));
+                    ((f64::from(speed) * share).round() as u32).max(1)
                 }
             };
             let (from_deg, close_enough_deg) = if axis == Axis::Columns {
@@ -445,7 +502,13 @@ impl Gantry {
             };
             let mut leg = self.start_leg(axis, from_deg, target_deg, speed, close_enough_deg)?;
             leg.done_at_deg = done_at_deg;
-            leg.ideal = Duration::from_secs_f64(
+            leg.ideal = self.least_time(
+                axis,
+                done_at_deg - from_deg,
+                speed,
+                close_enough_deg == 0 && !through,
+            );
+            leg.at_speed = Duration::from_secs_f64(
                 f64::from((done_at_deg - from_deg).unsigned_abs()) / f64::from(speed),
             );
             legs.push(leg);
@@ -516,9 +579,15 @@ impl Gantry {
         cell.name(self.config.board.size)
     }
 
-    /// The time all motions so far would have taken at their configured speeds, with no
-    /// speeding up, slowing down or waiting.
+    /// The least time all motions so far could have taken at their configured speeds and
+    /// accelerations, with no waiting (see [`least_time`]).
     pub fn ideal_motion(&self) -> Duration {
         self.ideal_motion
+    }
+
+    /// The same motions at their configured speeds alone, as if each motor were at speed from
+    /// its first instant to its last: no motor can be, so this is below any real time.
+    pub fn motion_at_speed(&self) -> Duration {
+        self.motion_at_speed
     }
 }

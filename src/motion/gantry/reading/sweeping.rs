@@ -10,9 +10,8 @@ use crate::motion::sensing::{self, Sample};
 use crate::motion::Axis;
 use std::time::Duration;
 
-/// A sweep's run-up before its first window and run-out past its last. At the sweeping speeds
-/// (up to 400 deg/s) the simulator's large motor reaches its pace within about 13 degrees; a
-/// shorter run-up only means the first readings of a window come a little closer together.
+/// The shortest run-up before a sweep's first window and run-out past its last (see
+/// [`Gantry::sweep_run_deg`]).
 const SWEEP_RUN_DEG: i32 = 10;
 
 /// A sweep may start with the rows axis this close to its line, still settling.
@@ -109,6 +108,17 @@ impl Gantry {
         )
     }
 
+    /// How far before a sweep's first window the motor starts, and past its last window it is
+    /// sent: the distance it speeds up from standing to `speed` in at its acceleration, and
+    /// slows down to standing in (`speed² / (2 acceleration)`, 25 degrees at 400 deg/s and
+    /// 3200 deg/s²). Read while still speeding up or already slowing down, a window's readings
+    /// would come closer together than its pace was set for, and each one's lag (the time the
+    /// sensor's value is old, at the speed asked for) would place it too far along.
+    fn sweep_run_deg(&self, axis: Axis, speed: u32) -> i32 {
+        let ramp = f64::from(speed).powi(2) / (2.0 * f64::from(self.acceleration(axis)));
+        (ramp.ceil() as i32).max(SWEEP_RUN_DEG)
+    }
+
     /// Runs the sensor's spot along `axis` from `first` to `last` (in the spot's own frame),
     /// the other axis at `across`, at `speed`, and returns its readings as [`Gantry::sweep`]
     /// does.
@@ -129,8 +139,9 @@ impl Gantry {
         let (first, last) = (first + along_offset, last + along_offset);
         let direction = if last < first { -1 } else { 1 };
         let travel = self.config.travel_deg(axis);
-        let start_along = (first - direction * SWEEP_RUN_DEG).clamp(0, travel);
-        let end_along = (last + direction * SWEEP_RUN_DEG).clamp(0, travel);
+        let run = self.sweep_run_deg(axis, speed);
+        let start_along = (first - direction * run).clamp(0, travel);
+        let end_along = (last + direction * run).clamp(0, travel);
         let point = |along: i32, across: i32| match axis {
             Axis::Rows => AxisPoint::new(across, along),
             _ => AxisPoint::new(along, across),
@@ -139,8 +150,8 @@ impl Gantry {
         // swept axis only needs to be short of the first window when the sweep starts, and the
         // other near its line: the spot is ten times wider than what is left to settle.
         let close_enough = match axis {
-            Axis::Rows => AxisPoint::new(ROWS_SETTLED_DEG, SWEEP_RUN_DEG / 2),
-            _ => AxisPoint::new(SWEEP_RUN_DEG / 2, ROWS_SETTLED_DEG),
+            Axis::Rows => AxisPoint::new(ROWS_SETTLED_DEG, run / 2),
+            _ => AxisPoint::new(run / 2, ROWS_SETTLED_DEG),
         };
         let finish = Finish::Within(close_enough);
         self.move_both(
@@ -160,11 +171,18 @@ impl Gantry {
         let run_out = (end_along - last).abs();
         let mut leg = self.start_leg(axis, start_along, end_along, speed, run_out)?;
         // The bound sweeps the windows at the configured speed, whatever pace the sensor
-        // allows; the run-up is ours to pay for.
-        leg.ideal = Duration::from_secs_f64(
-            f64::from((last - first).unsigned_abs())
-                / f64::from(self.config.sensing.sweep_speed_deg_per_s.max(1)),
+        // allows; from standing, the motor must first reach it, which takes speed /
+        // acceleration before the first window. The run-up is ours to pay for.
+        let (span, most) = (
+            (last - first).abs(),
+            self.config.sensing.sweep_speed_deg_per_s,
         );
+        leg.at_speed = Duration::from_secs_f64(f64::from(span) / f64::from(most.max(1)));
+        leg.ideal = leg.at_speed;
+        if self.starts_from_rest(axis, direction) {
+            leg.ideal +=
+                Duration::from_secs_f64(f64::from(most) / f64::from(self.acceleration(axis)));
+        }
         self.wait_for(&[leg], &mut |g, now, positions| {
             if now >= next_sample {
                 // On the schedule, not from now: a poll a little late must not push every
