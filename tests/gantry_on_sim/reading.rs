@@ -56,23 +56,44 @@ fn no_new_mark_and_two_new_marks_are_reported_as_such() {
     assert_eq!(seen, NewMarks::Several(vec![a, b]));
 }
 
+/// A dim sensor over grey paper (readings at half their level, paper near 35 %) with 5 %
+/// noise is harsher than the detection matrix's range: a 1 mm X there shows 2 to 4 deviations
+/// on each line it crosses, and is seen in about 5 worlds in 10 (55 of 120 seeds). It was 87
+/// of 120 when the pooled test took every look's figure for an unbiased deviation, which also
+/// took blank paper under a 6 mm spot at 4 % noise for marks; holding blank paper to one
+/// square in 300,000 costs this world a third of its sightings. Over 60 worlds (each its own
+/// noise and timing) the robot must see the X in at least 3 in 10, and never take another
+/// square for a mark: a miss is "no new mark", which the game says, and the person draws it
+/// darker.
 #[test]
 fn marks_are_seen_with_a_dim_noisy_sensor() {
-    let settings = SimSettings {
-        sensor_gain: 0.5,
-        sensor_noise_percent: 5.0,
-        ..SimSettings::default()
-    };
-    let (sim, mut gantry, blank) = board_with_grid(settings);
-    let board = gantry.config().board.clone();
+    const WORLDS: u64 = 60;
     let cell = Cell { row: 1, col: 0 };
-    human::draw(sim.world().paper_mut(), &board, cell, HandMark::Cross);
-    let (seen, readings) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
-    assert_eq!(
-        seen,
-        NewMarks::One(cell),
-        "{:#?}",
-        readings.iter().map(|r| r.describe()).collect::<Vec<_>>()
+    let mut seen_in = 0;
+    let mut misses = Vec::new();
+    for seed in 1..=WORLDS {
+        let settings = SimSettings {
+            sensor_gain: 0.5,
+            sensor_noise_percent: 5.0,
+            seed,
+            ..SimSettings::default()
+        };
+        let (sim, mut gantry, blank) = board_with_grid(settings);
+        let board = gantry.config().board.clone();
+        human::draw(sim.world().paper_mut(), &board, cell, HandMark::Cross);
+        let (seen, readings) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
+        match seen {
+            NewMarks::One(found) if found == cell => seen_in += 1,
+            NewMarks::None => misses.push(seed),
+            other => panic!(
+                "seed {seed}: {other:?}: {:#?}",
+                readings.iter().map(|r| r.describe()).collect::<Vec<_>>()
+            ),
+        }
+    }
+    assert!(
+        seen_in * 10 >= WORLDS * 3,
+        "seen in {seen_in} of {WORLDS}; missed with seeds {misses:?}"
     );
 }
 
