@@ -13,6 +13,11 @@ use std::time::Duration;
 /// in degrees: the gears' play, and a degree of the hold's own give.
 const SETTLED_DEG: i32 = 2;
 
+/// A leg whose run has ended off its target has arrived once this many readings in a row find
+/// it still: a motor swinging back through its target is still for a reading at the end of
+/// its swing, not for five.
+const STILL_OFF_TARGET_READINGS: u32 = 5;
+
 /// One axis's part of a move in progress.
 #[derive(Debug, Clone, Copy)]
 pub struct Leg {
@@ -100,6 +105,10 @@ pub struct LegWatch {
     ignore_start: Duration,
     /// Where the last reading found the motor.
     last_at_deg: Option<i32>,
+    /// The furthest past its target the motor was found, in degrees.
+    overshot_deg: i32,
+    /// How many readings in a row have found the motor within a degree of the last.
+    still_readings: u32,
 }
 
 impl LegWatch {
@@ -109,11 +118,19 @@ impl LegWatch {
             stillness: Stillness::new(settings),
             ignore_start: Duration::from_millis(settings.ignore_start_ms),
             last_at_deg: None,
+            overshot_deg: 0,
+            still_readings: 0,
         }
     }
 
     pub fn leg(&self) -> &Leg {
         &self.leg
+    }
+
+    /// The furthest past its target the motor has been found, in degrees: more than the play
+    /// means it could not slow down in time, as a motor weaker than its ramps cannot.
+    pub fn overshot_deg(&self) -> i32 {
+        self.overshot_deg
     }
 
     /// Whether the motor's state is worth a read at this position: near where a leg that ends
@@ -139,12 +156,22 @@ impl LegWatch {
         // holds, pulling back from past the target, and may swing through it again. A leg
         // that ends on its target waits until it is there and no longer moving: within a
         // degree of where the last poll found it.
+        if leg.close_enough_deg == 0 {
+            self.overshot_deg = self
+                .overshot_deg
+                .max((at_deg - leg.target_deg) * leg.direction);
+        }
         let still = self
             .last_at_deg
             .replace(at_deg)
             .is_some_and(|last| (at_deg - last).abs() <= 1);
-        let settled =
-            leg.close_enough_deg > 0 || ((at_deg - leg.target_deg).abs() <= SETTLED_DEG && still);
+        self.still_readings = if still { self.still_readings + 1 } else { 0 };
+        // Off its target but still for a while, it is held there (friction against a hold that
+        // pushes a few percent of duty a degree): waiting longer would change nothing.
+        let settled = leg.close_enough_deg > 0
+            || (still
+                && ((at_deg - leg.target_deg).abs() <= SETTLED_DEG
+                    || self.still_readings >= STILL_OFF_TARGET_READINGS));
         if (!state.running && settled) || close {
             return LegVerdict::Arrived;
         }
@@ -250,6 +277,22 @@ mod tests {
             (at, state)
         });
         assert_eq!((ms, verdict), (270, LegVerdict::Arrived));
+    }
+
+    #[test]
+    fn a_run_held_still_off_its_target_arrives_after_a_few_readings_not_never() {
+        // Friction holds the motor 4 degrees short against a hold that pushes gently.
+        let (ms, verdict) = watch(LegWatch::new(leg(100), &settings()), |ms| {
+            let at = (ms as i32 / 2).min(96);
+            let state = MotorState {
+                running: ms < 200,
+                holding: ms >= 200,
+                ..RUNNING
+            };
+            (at, state)
+        });
+        // Still from 200 ms on: the fifth still reading in a row, at 240 ms.
+        assert_eq!((ms, verdict), (240, LegVerdict::Arrived));
     }
 
     #[test]

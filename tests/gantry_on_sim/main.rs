@@ -300,7 +300,31 @@ fn the_grid_and_an_o_land_where_they_belong_from_motors_that_just_follow_the_ram
                 "motors at {large} deg/s²: {point:?} is {off:.1} degrees off the O's circle"
             );
         }
+        for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
+            assert!(
+                gantry.overshoot_deg(axis) <= 3,
+                "motors at {large} deg/s²: {axis}"
+            );
+        }
     }
+}
+
+#[test]
+fn motors_weaker_than_their_ramps_are_found_running_past_their_targets() {
+    // At 2000 deg/s² the axes cannot slow down at the 3200 the config asks: the gantry keeps
+    // how far they ran past (and the log says to lower the ramps).
+    let (_sim, mut gantry) = robot_with(SimSettings {
+        large_acceleration_deg_per_s2: 2000.0,
+        ..SimSettings::default()
+    });
+    gantry.home().unwrap();
+    let board = gantry.config().board.clone();
+    gantry.draw(&plan::grid(&board)).unwrap();
+    let worst = gantry
+        .overshoot_deg(Axis::Columns)
+        .max(gantry.overshoot_deg(Axis::Rows));
+    assert!(worst > 3, "{worst} degrees");
+    assert!(gantry.overshoot_deg(Axis::Pen) <= 3);
 }
 
 #[test]

@@ -33,6 +33,10 @@ type Result<T> = std::result::Result<T, MotionError>;
 /// positions just read.
 type OnTick<'a> = &'a mut dyn FnMut(&mut Gantry, Duration, &[i32]) -> Result<()>;
 
+/// A motor found further than this past a target it was to stop on, in degrees, could not
+/// slow down at its ramp: the gears' play (2 degrees) and a degree of the hold's give are not.
+const OVERSHOOT_NOTED_DEG: i32 = 3;
+
 /// Within this many degrees of its target a run may end at any poll, so the motor's state is
 /// read at every poll there.
 const NEAR_TARGET_DEG: i32 = 20;
@@ -84,6 +88,9 @@ pub struct Gantry {
     /// close enough). `None`: standing. The bound counts a leg's speeding up only where it
     /// must start from standing.
     last_leg: [Option<(i32, bool)>; 3],
+    /// The furthest each axis has run past a target it was to stop on, in degrees (see
+    /// [`Gantry::overshoot_deg`]).
+    overshoot_deg: [i32; 3],
     /// The sensor's noise on blank paper (one standard deviation, percent), once read.
     noise_percent: Option<f64>,
     /// Whether the sensor, held still over the blank paper, kept one value (see
@@ -116,6 +123,7 @@ impl Gantry {
             ideal_motion: Duration::ZERO,
             motion_at_speed: Duration::ZERO,
             last_leg: [None; 3],
+            overshoot_deg: [0; 3],
             noise_percent: None,
             quiet_sensor: false,
             between_reads: None,
@@ -400,7 +408,37 @@ impl Gantry {
         }
         // An axis the wait did not move has come to a stop on its last target meanwhile.
         self.last_leg = last_leg;
+        for watch in &watches {
+            self.note_overshoot(watch.leg().axis, watch.overshot_deg());
+        }
         Ok(())
+    }
+
+    /// Keeps the furthest `axis` has run past a target, and says so in the log the first time
+    /// it is more than the gears' play and a degree: the motor could not slow down at the ramp
+    /// the config asks of it (a heavy carriage, a tired battery), so drawings bulge.
+    fn note_overshoot(&mut self, axis: Axis, overshot_deg: i32) {
+        let worst = self.overshoot_deg[axis as usize];
+        if overshot_deg > OVERSHOOT_NOTED_DEG && worst <= OVERSHOOT_NOTED_DEG {
+            let acceleration = self.acceleration(axis);
+            let field = match axis {
+                Axis::Columns => "columns",
+                Axis::Rows => "rows",
+                Axis::Pen => "pen",
+            };
+            log::warn!(
+                "the {axis} ran {overshot_deg} degrees past a target it was to stop on: it cannot \
+                 slow down at {acceleration} deg/s²; set {field}.acceleration_deg_per_s2 lower \
+                 in the robot config (drawings bulge meanwhile)"
+            );
+        }
+        self.overshoot_deg[axis as usize] = worst.max(overshot_deg);
+    }
+
+    /// The furthest `axis` has run past a target it was to stop on, in degrees, since the
+    /// gantry was made.
+    pub fn overshoot_deg(&self, axis: Axis) -> i32 {
+        self.overshoot_deg[axis as usize]
     }
 
     /// Refuses a target on an axis that is not homed or outside its travel.
