@@ -62,7 +62,7 @@ const BLANK_DIPPING_LOOK: (f64, f64) = (1.92, 0.66);
 
 /// The evidence of all `looks` at a square together: how far the looks whose dips pass the
 /// `faint` floor stand, summed, above what as many looks at blank paper would
-/// ([`BLANK_DIPPING_LOOK`]), in standard deviations of that sum; zero unless [`POOLED_LINES`]
+/// (`BLANK_DIPPING_LOOK`), in standard deviations of that sum; zero unless [`POOLED_LINES`]
 /// different lines dip past the floor. Under a dim sensor and heavy noise an X may show on
 /// every line a dip of 2 to 4 deviations, each too little alone, in 6 looks together 4.6 and
 /// more. Each look's dip is measured against the paper beside it on that very line, not
