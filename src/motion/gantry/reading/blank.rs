@@ -163,7 +163,23 @@ impl Gantry {
         rows: &[(Sweep, Vec<Sample>)],
         least_depth: f64,
     ) -> Option<GridSighting> {
-        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        // From the first window to the last: readings on a sweep's run-up and run-out, off the
+        // squares toward the sheet's edges, would pull a row's paper level, and let noise near
+        // the grid's places pass for an old grid (3 blank sheets in 450 once the ramps made
+        // the run-ups longer).
+        let kept: Vec<Vec<Sample>> = rows
+            .iter()
+            .map(|(sweep, samples)| {
+                let (a, b) = (sweep.from_columns_deg, sweep.to_columns_deg);
+                let span = a.min(b)..=a.max(b);
+                samples
+                    .iter()
+                    .filter(|s| span.contains(&s.at.columns))
+                    .copied()
+                    .collect()
+            })
+            .collect();
+        let sweeps: Vec<&[Sample]> = kept.iter().map(|samples| &samples[..]).collect();
         sensing::find_grid_lines(
             &sweeps,
             &self.grid_columns(),
