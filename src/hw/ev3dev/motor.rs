@@ -45,7 +45,7 @@ pub struct Ev3Motor {
 
 /// ev3dev's `ramp_up_sp` or `ramp_down_sp` for `deg_per_s2`: the milliseconds from standing to
 /// the motor's `max_speed` (`tacho_motor_class.c`), 0 for none; the driver takes 0 to 60000.
-pub(crate) fn ramp_ms(deg_per_s2: u32, max_speed_deg_per_s: u32) -> u32 {
+fn ramp_ms(deg_per_s2: u32, max_speed_deg_per_s: u32) -> u32 {
     if deg_per_s2 == 0 {
         return 0;
     }
@@ -153,8 +153,9 @@ impl Motor for Ev3Motor {
 
     fn stop(&mut self, action: StopAction) -> Result<(), HwError> {
         // With a ramp set, ev3dev's `stop` slows the motor down that ramp before it acts
-        // (`tacho_motor_class.c`): a stop must be at once.
-        self.write_ramps(Ramps::NONE)?;
+        // (`tacho_motor_class.c`): a stop must be at once. The stop is sent even if taking the
+        // ramps off failed, and that failure is then reported.
+        let ramps_off = self.write_ramps(Ramps::NONE);
         let a = &self.attributes;
         a.set(
             "stop_action",
@@ -164,7 +165,8 @@ impl Motor for Ev3Motor {
                 StopAction::Hold => "hold",
             },
         )?;
-        a.set("command", "stop")
+        a.set("command", "stop")?;
+        ramps_off
     }
 
     fn position_deg(&mut self) -> Result<i32, HwError> {
