@@ -123,6 +123,15 @@ impl RobotConfig {
         }
     }
 
+    /// How fast `axis` speeds up and slows down, in deg/s²: its ramps.
+    pub fn acceleration_deg_per_s2(&self, axis: Axis) -> u32 {
+        match axis {
+            Axis::Columns => self.columns.acceleration_deg_per_s2,
+            Axis::Rows => self.rows.acceleration_deg_per_s2,
+            Axis::Pen => self.pen.acceleration_deg_per_s2,
+        }
+    }
+
     /// How many millimetres a degree of each gantry axis moves it.
     pub fn scale(&self) -> crate::physical::Scale {
         crate::physical::Scale {

@@ -45,6 +45,12 @@ pub struct Leg {
     pub at_speed: Duration,
 }
 
+/// The time `distance_deg` takes at `speed` (deg/s) from its first instant to its last, as no
+/// motor can: the bound as it was counted before acceleration was.
+pub fn at_speed(distance_deg: i32, speed: u32) -> Duration {
+    Duration::from_secs_f64(f64::from(distance_deg.unsigned_abs()) / f64::from(speed.max(1)))
+}
+
 /// The least time a motor can cover `distance_deg` in at `speed` (deg/s) and `acceleration`
 /// (deg/s²): from standing if `from_rest`, to standing if `to_rest`, at full speed in
 /// between. A trapezoid of speed against time: each end at rest costs `speed / acceleration`

@@ -113,9 +113,7 @@ impl Ev3Motor {
     pub fn name(&self) -> &str {
         self.attributes.device()
     }
-}
 
-impl Ev3Motor {
     /// Writes `ramps` to the driver unless they are what it has.
     fn write_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
         if self.ramps_written == ramps {

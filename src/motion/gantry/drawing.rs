@@ -73,8 +73,9 @@ impl Gantry {
                 // flows at drawing speed instead of slowing down at every side.
                 let blend = g.config.board.corner_blend_deg;
                 let acceleration = g
-                    .acceleration(Axis::Columns)
-                    .min(g.acceleration(Axis::Rows));
+                    .config
+                    .acceleration_deg_per_s2(Axis::Columns)
+                    .min(g.config.acceleration_deg_per_s2(Axis::Rows));
                 let most = plan::cornering_speed(path, f64::from(acceleration))
                     .map(|speed| speed.floor().max(1.0) as u32);
                 let mut from = first;

@@ -7,7 +7,7 @@
 //! it still can be. A motor's stall flag is trusted only once it has lasted, after the first
 //! instants of a move, because a motor starting from rest reads as stalled for a moment.
 
-use super::leg::{least_time, Leg, LegVerdict, LegWatch};
+use super::leg::{at_speed, least_time, Leg, LegVerdict, LegWatch};
 use super::{Axis, MotionError, PenAfterStop, SafeState, StopRequest};
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
@@ -245,15 +245,6 @@ impl Gantry {
         Duration::from_millis(moving_ms + self.config.motion_timeout_slack_ms)
     }
 
-    /// How fast `axis` speeds up and slows down, as configured.
-    fn acceleration(&self, axis: Axis) -> u32 {
-        match axis {
-            Axis::Columns => self.config.columns.acceleration_deg_per_s2,
-            Axis::Rows => self.config.rows.acceleration_deg_per_s2,
-            Axis::Pen => self.config.pen.acceleration_deg_per_s2,
-        }
-    }
-
     /// Whether a leg of `axis` the way `direction` must start from standing: the axis stood
     /// still at the end of its last leg, or must turn back (which takes it through standing).
     /// A leg that follows one that ended still moving the same way is not charged for speeding
@@ -271,7 +262,7 @@ impl Gantry {
         least_time(
             f64::from(distance_deg),
             f64::from(speed),
-            f64::from(self.acceleration(axis)),
+            f64::from(self.config.acceleration_deg_per_s2(axis)),
             self.starts_from_rest(axis, distance_deg.signum()),
             to_rest,
         )
@@ -288,7 +279,7 @@ impl Gantry {
         speed_deg_per_s: u32,
         close_enough_deg: i32,
     ) -> Result<Leg> {
-        let ramps = Ramps::both(self.acceleration(axis));
+        let ramps = Ramps::both(self.config.acceleration_deg_per_s2(axis));
         let motor = self.motor(axis);
         motor.set_ramps(ramps)?;
         motor.run_to_position(target_deg, speed_deg_per_s)?;
@@ -302,9 +293,7 @@ impl Gantry {
             close_enough_deg,
             touch_down_band_deg: None,
             ideal: self.least_time(axis, distance, speed_deg_per_s, close_enough_deg == 0),
-            at_speed: Duration::from_secs_f64(
-                f64::from(distance.unsigned_abs()) / f64::from(speed_deg_per_s.max(1)),
-            ),
+            at_speed: at_speed(distance, speed_deg_per_s),
         })
     }
 
@@ -420,7 +409,7 @@ impl Gantry {
     fn note_overshoot(&mut self, axis: Axis, overshot_deg: i32) {
         let worst = self.overshoot_deg[axis as usize];
         if overshot_deg > OVERSHOOT_NOTED_DEG && worst <= OVERSHOOT_NOTED_DEG {
-            let acceleration = self.acceleration(axis);
+            let acceleration = self.config.acceleration_deg_per_s2(axis);
             let field = match axis {
                 Axis::Columns => "columns",
                 Axis::Rows => "rows",
@@ -546,9 +535,7 @@ impl Gantry {
                 speed,
                 close_enough_deg == 0 && !through,
             );
-            leg.at_speed = Duration::from_secs_f64(
-                f64::from((done_at_deg - from_deg).unsigned_abs()) / f64::from(speed),
-            );
+            leg.at_speed = at_speed(done_at_deg - from_deg, speed);
             legs.push(leg);
         }
         self.wait_for(&legs, on_tick)

@@ -5,6 +5,7 @@ use super::sensor_timing::{fresh_period, spread_between_reads};
 use crate::config::AxisPoint;
 use crate::game::Cell;
 use crate::motion::gantry::{Finish, Gantry, Pace, Result};
+use crate::motion::leg::at_speed;
 use crate::motion::plan::{self, Sweep};
 use crate::motion::sensing::{self, Sample};
 use crate::motion::Axis;
@@ -115,7 +116,8 @@ impl Gantry {
     /// would come closer together than its pace was set for, and each one's lag (the time the
     /// sensor's value is old, at the speed asked for) would place it too far along.
     fn sweep_run_deg(&self, axis: Axis, speed: u32) -> i32 {
-        let ramp = f64::from(speed).powi(2) / (2.0 * f64::from(self.acceleration(axis)));
+        let ramp =
+            f64::from(speed).powi(2) / (2.0 * f64::from(self.config.acceleration_deg_per_s2(axis)));
         (ramp.ceil() as i32).max(SWEEP_RUN_DEG)
     }
 
@@ -177,11 +179,12 @@ impl Gantry {
             (last - first).abs(),
             self.config.sensing.sweep_speed_deg_per_s,
         );
-        leg.at_speed = Duration::from_secs_f64(f64::from(span) / f64::from(most.max(1)));
+        leg.at_speed = at_speed(span, most);
         leg.ideal = leg.at_speed;
         if self.starts_from_rest(axis, direction) {
-            leg.ideal +=
-                Duration::from_secs_f64(f64::from(most) / f64::from(self.acceleration(axis)));
+            leg.ideal += Duration::from_secs_f64(
+                f64::from(most) / f64::from(self.config.acceleration_deg_per_s2(axis)),
+            );
         }
         self.wait_for(&[leg], &mut |g, now, positions| {
             if now >= next_sample {
