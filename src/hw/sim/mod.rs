@@ -14,6 +14,7 @@ mod ink_totals;
 mod motor;
 pub mod paper;
 pub mod picture;
+mod room;
 pub mod settings_file;
 
 pub use body::{Reach, SimBody};
@@ -21,6 +22,7 @@ use devices::SimMotorDevice;
 pub use devices::{PacedClock, SimClock, SimDevice};
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Footprint, Paper, PaperLook, PaperPoint, Stroke};
+pub use room::RoomLight;
 
 use crate::config::{Axis, MotorKind};
 use crate::hw::{Buttons, Frame, LightColour, Motor, Robot, StopAction, Tone, Wiring};
@@ -93,6 +95,8 @@ pub struct SimSettings {
     pub read_latency_jitter_ms: u64,
     /// All readings are scaled by this (below 1: a dim sensor or grey paper).
     pub sensor_gain: f64,
+    /// How the room's light changes while the robot plays (default: steady).
+    pub room: RoomLight,
     pub battery_v: f32,
     pub seed: u64,
     pub faults: Faults,
@@ -120,6 +124,7 @@ impl Default for SimSettings {
             read_latency_ms: 1,
             read_latency_jitter_ms: 2,
             sensor_gain: 1.0,
+            room: RoomLight::default(),
             battery_v: 7.9,
             seed: 1,
             faults: Faults::default(),
@@ -139,6 +144,9 @@ pub struct World {
     paper: Paper,
     noise_percent: f64,
     gain: f64,
+    room: RoomLight,
+    /// The columns axis's travel: the lamp's unevenness spreads across it.
+    sheet_width_deg: f64,
     sensor_period_ms: u64,
     sensor_jitter_ms: u64,
     read_latency_ms: u64,
@@ -208,9 +216,16 @@ impl World {
         }
     }
 
-    /// What the sensor sees under its spot now, with its noise.
+    /// What the sensor sees under its spot now, in the room's light, with its noise.
     fn measure_light(&mut self) -> u8 {
-        let clean = self.paper.reflected_percent(self.sensor_point()) * self.gain;
+        let at = self.sensor_point();
+        let room = self.room.factor(
+            self.time_ms as f64 / 1000.0,
+            at,
+            self.sheet_width_deg,
+            self.person_at_the_board(),
+        );
+        let clean = self.paper.reflected_percent(at) * self.gain * room;
         let noise = if self.noise_percent > 0.0 {
             self.rng
                 .random_range(-self.noise_percent..=self.noise_percent)
@@ -218,6 +233,14 @@ impl World {
             0.0
         };
         (clean + noise).round().clamp(0.0, 100.0) as u8
+    }
+
+    /// A person stands at the board, shadowing it: from pressing the touch sensor until the
+    /// room's `shadow_s` after letting go.
+    fn person_at_the_board(&self) -> bool {
+        let stepped_back = self.touch_pressed_until_ms + (self.room.shadow_s * 1000.0) as u64;
+        self.touch_pressed_until_ms > 0
+            && (self.touch_pressed_from_ms..stepped_back).contains(&self.time_ms)
     }
 
     /// Something blocks a motor from now on.
@@ -439,6 +462,8 @@ impl SimRobot {
             paper,
             noise_percent: settings.sensor_noise_percent,
             gain: settings.sensor_gain,
+            room: settings.room,
+            sheet_width_deg: body.columns.travel_deg,
             sensor_period_ms: settings.sensor_period_ms,
             sensor_jitter_ms: settings.sensor_jitter_ms,
             read_latency_ms: settings.read_latency_ms,

@@ -10,7 +10,7 @@
 //! depth. `ev3-tictactoe sim --world FILE` with `{}` is the
 //! default world.
 
-use super::{PaperLook, SimSettings};
+use super::{PaperLook, RoomLight, SimSettings};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -59,6 +59,10 @@ pub struct WorldFile {
     pub medium_motor_acceleration_deg_per_s2: f64,
     /// The battery's voltage (default: 7.9).
     pub battery_v: f32,
+    /// How the room's light changes (default: steady): an object of [`RoomLight`]'s fields,
+    /// such as `{"shadow_percent": 20, "drift_percent": 15}`; docs/sensor.md gives the harsh
+    /// end of each.
+    pub room: RoomLight,
 }
 
 impl Default for WorldFile {
@@ -78,6 +82,7 @@ impl WorldFile {
             paper_variation_percent: s.look.white_variation_percent,
             sensor_spot_mm: s.sensor_spot_mm,
             sensor_noise_percent: s.sensor_noise_percent,
+            room: s.room,
             sensor_gain: s.sensor_gain,
             sensor_period_ms: s.sensor_period_ms,
             sensor_jitter_ms: s.sensor_jitter_ms,
@@ -182,7 +187,34 @@ impl WorldFile {
         ] {
             within(name, value, 100.0, 100_000.0)?;
         }
-        within("battery_v", f64::from(self.battery_v), 0.0, 12.0)
+        within("battery_v", f64::from(self.battery_v), 0.0, 12.0)?;
+        let room = &self.room;
+        within("room.drift_percent", room.drift_percent, 0.0, 60.0)?;
+        within("room.drift_period_s", room.drift_period_s, 1.0, 100_000.0)?;
+        within("room.lamp_percent", room.lamp_percent, -60.0, 60.0)?;
+        within("room.lamp_on_at_s", room.lamp_on_at_s, 0.0, 100_000.0)?;
+        within(
+            "room.lamp_unevenness_percent",
+            room.lamp_unevenness_percent,
+            -60.0,
+            60.0,
+        )?;
+        within("room.shadow_percent", room.shadow_percent, 0.0, 90.0)?;
+        within("room.shadow_s", room.shadow_s, 0.0, 600.0)?;
+        within("room.sensor_height_mm", room.sensor_height_mm, 2.0, 50.0)?;
+        within(
+            "room.lift_mm",
+            room.lift_mm,
+            0.0,
+            room.sensor_height_mm / 2.0,
+        )?;
+        within("room.lift_reach_deg", room.lift_reach_deg, 1.0, 10_000.0)?;
+        within(
+            "room.lift_settles_after_s",
+            room.lift_settles_after_s,
+            0.0,
+            100_000.0,
+        )
     }
 
     /// The simulator's settings with this world's, the rest (seed, faults, start positions)
@@ -210,6 +242,7 @@ impl WorldFile {
             large_acceleration_deg_per_s2: self.large_motor_acceleration_deg_per_s2,
             medium_acceleration_deg_per_s2: self.medium_motor_acceleration_deg_per_s2,
             battery_v: self.battery_v,
+            room: self.room,
             ..base
         }
     }
