@@ -60,6 +60,7 @@ impl GameJournal {
                 level,
                 noise,
                 readings: JOURNALLED_BLANK_READINGS,
+                light_share: 0.0,
             })
             .collect();
         let size = (1..=crate::game::MAX_SIZE).find(|n| n * n == squares.len())?;

@@ -273,6 +273,7 @@ mod tests {
         level: 70.0,
         noise: 1.5,
         readings: 12,
+        light_share: 0.0,
     };
 
     #[test]
@@ -309,6 +310,7 @@ mod tests {
                 level: 70.0,
                 noise: 3.0,
                 readings: 12,
+                light_share: 0.0,
             },
             &samples(&[67, 66, 67, 67]),
             &covers,

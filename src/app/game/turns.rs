@@ -7,7 +7,7 @@ use crate::app::{Flow, Program};
 use crate::game::{Board, Cell, Mark};
 use crate::motion::gantry::{BlankPaper, OwnMarkCheck};
 use crate::motion::plan;
-use crate::motion::sensing::NewMarks;
+use crate::motion::sensing::{Doubt, NewMarks, HANDS_OFF};
 use crate::read_record::folder::RecordFolder;
 use crate::read_record::ReadRecord;
 use crate::ui::cues::{Activity, Cue};
@@ -55,6 +55,9 @@ impl Program<'_> {
         // Set once the grid has been checked after a read that saw several new marks: the
         // board is then read again at once, with no new press.
         let mut grid_checked = false;
+        // Set once a read the light may have fooled (several new marks, or paper that changed
+        // unevenly while it was read) has been read again: one more read a press, no more.
+        let mut looked_again = false;
         let mut read_again = false;
         // The picture of a read that saw no new mark, kept once its answer is on the screen:
         // drawing it takes the brick's CPU most of a second.
@@ -88,10 +91,45 @@ impl Program<'_> {
                 NewMarks::Several(cells) => format!("new marks at {}", self.list(cells)),
             };
             log::info!("board read in {:.1} s: {saw}", self.since(began));
+            let light = self.gantry.paper_light();
+            if let Some(change) = light.describe(board.rules().size()) {
+                log::info!("{change}");
+            }
             unkept = self.read_picture(board, &marks, &saw, &readings);
             self.confirm_own_marks(blank, &own_checks)?;
             unconfirmed.clear();
             self.gantry.park()?;
+            // One move makes one mark, and light that changes unevenly while the paper is read
+            // (a shadow lifting, a corner settling) can pass for ink: such a read is not
+            // believed until a second one, once hands have left the board, agrees.
+            if let Some(doubt) = Doubt::of(&marks, &light).filter(|_| !looked_again) {
+                looked_again = true;
+                let why = match doubt {
+                    Doubt::Several(_) => format!("{saw}, more than one move makes"),
+                    Doubt::Unsteady(scatter) => format!(
+                        "the paper's light changed unevenly while I read it (by up to {:.0} % \
+                         between squares)",
+                        scatter * 100.0
+                    ),
+                };
+                log::info!(
+                    "{why}: the light or the paper may have changed, so I wait for hands to \
+                     leave the board and read it again"
+                );
+                if let Some(picture) = unkept.take() {
+                    picture.keep();
+                }
+                self.panel.show(
+                    View::new(
+                        "Reading again",
+                        &["The light changed. Hands off the paper, please."],
+                    )
+                    .with_board(board),
+                );
+                self.pause(HANDS_OFF)?;
+                read_again = true;
+                continue;
+            }
             match marks {
                 NewMarks::One(cell) => {
                     self.panel.cue(Cue::MoveSeen);
@@ -156,7 +194,10 @@ impl Program<'_> {
                         }
                     }
                     self.panel.cue(Cue::Invalid);
-                    log::warn!("new marks at {}: the game is void", self.list(&cells));
+                    log::warn!(
+                        "new marks at {}, seen on two reads: the game is void",
+                        self.list(&cells)
+                    );
                     if let Some(picture) = unkept.take() {
                         picture.keep();
                     }

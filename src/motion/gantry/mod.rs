@@ -102,6 +102,9 @@ pub struct Gantry {
     last_read: ReadStages,
     /// Every reading of the last read of the board: see [`Gantry::last_read_samples`].
     last_read_samples: Vec<crate::motion::sensing::Sample>,
+    /// The light on the paper the last read measured, against the blank read's: see
+    /// [`Gantry::paper_light`].
+    paper_light: crate::motion::sensing::PaperLight,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
@@ -113,6 +116,7 @@ pub struct Gantry {
 
 impl Gantry {
     pub fn new(robot: Robot, config: RobotConfig) -> Gantry {
+        let board_size = config.board.size;
         Gantry {
             robot,
             board_as_configured: config.board.clone(),
@@ -129,6 +133,7 @@ impl Gantry {
             between_reads: None,
             last_read: ReadStages::default(),
             last_read_samples: Vec::new(),
+            paper_light: crate::motion::sensing::PaperLight::as_at_blank(board_size),
             last_safe_state: None,
             grid_as_drawn: None,
         }

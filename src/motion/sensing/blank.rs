@@ -15,6 +15,9 @@ pub struct BlankSquare {
     /// How many readings the level is the median of: its own uncertainty, which every later
     /// comparison with it carries.
     pub readings: usize,
+    /// The variance of the light's measure this level was scaled by (see
+    /// [`BlankSquare::in_light`]), as a share of one reading's variance: 0 as read.
+    pub light_share: f64,
 }
 
 impl BlankSquare {
@@ -25,6 +28,7 @@ impl BlankSquare {
             level,
             noise: robust_spread(readings.iter().map(|&r| f64::from(r) - level)),
             readings: readings.len(),
+            light_share: 0.0,
         })
     }
 
@@ -62,6 +66,7 @@ impl BlankSquare {
                     level,
                     noise,
                     readings: readings.len(),
+                    light_share: 0.0,
                 })
                 .collect(),
         )
@@ -81,9 +86,24 @@ impl BlankSquare {
     }
 
     /// The variance of the level, as a share of one reading's: a median's variance is about
-    /// pi/2 times a mean's of as many readings.
+    /// pi/2 times a mean's of as many readings, and the light's measure adds its own.
     pub fn level_variance_share(&self) -> f64 {
-        std::f64::consts::FRAC_PI_2 / self.readings.max(1) as f64
+        std::f64::consts::FRAC_PI_2 / self.readings.max(1) as f64 + self.light_share
+    }
+
+    /// This paper under light `factor` times what it was at the blank read, measured to within
+    /// `error` (a share): its level scaled, and as uncertain as the light's measure makes it
+    /// (counted as fewer readings behind the median). The noise stays as it was, in percent:
+    /// the sensor's noise and its whole-percent steps do not dim with the light, so under a
+    /// shadow the same noise is a larger share of the paper, and every test in units of it asks
+    /// more of a dip.
+    pub fn in_light(&self, factor: f64, error: f64) -> BlankSquare {
+        let level = self.level * factor;
+        BlankSquare {
+            level,
+            light_share: (error * level / self.noise.max(0.5)).powi(2),
+            ..*self
+        }
     }
 
     /// How much darker than this paper a reading of `percent` is, as a fraction of its level.

@@ -147,13 +147,26 @@ impl Look {
         // it as far as a whole line must (MEAN_SIGMAS): at the faint test's 4.5, 4 % noise made
         // marks of paper in the detection matrix.
         let window_has_paper = samples.iter().any(|s| local_paper(s.at.columns).is_some());
-        // The paper beside a stretch, how many readings it rests on, and how many standard
-        // errors the faint test asks of a stretch against it.
-        let paper_beside = |centre: i32| -> Option<(f64, usize, f64)> {
+        let repeats = readings_per_measurement(samples, read_period);
+        let fresh = |n: usize| (n as f64 / repeats).max(1.0);
+        // The paper beside a stretch, its variance as a share of one reading's (a median's
+        // variance is about pi/2 times a mean's), and how many standard errors the faint test
+        // asks of a stretch against it.
+        let paper_beside = |centre: i32| -> Option<(f64, f64, f64)> {
             if window_has_paper {
-                local_paper(centre).map(|(paper, n)| (paper, n, FAINT_SIGMAS))
+                local_paper(centre).map(|(paper, n)| {
+                    (
+                        paper,
+                        std::f64::consts::FRAC_PI_2 / fresh(n.max(1)),
+                        FAINT_SIGMAS,
+                    )
+                })
             } else {
-                Some((blank.level, blank.readings, MEAN_SIGMAS))
+                Some((
+                    blank.level,
+                    std::f64::consts::FRAC_PI_2 / fresh(blank.readings.max(1)) + blank.light_share,
+                    MEAN_SIGMAS,
+                ))
             }
         };
         // The deepest few readings in a row against the paper beside them.
@@ -168,8 +181,6 @@ impl Look {
             .fold(0.0, f64::max);
         // The spot-wide stretch that stands furthest out of its noise.
         let half_spot = (spot_deg / 2.0).round() as i32;
-        let repeats = readings_per_measurement(samples, read_period);
-        let fresh = |n: usize| (n as f64 / repeats).max(1.0);
         let reading_noise = blank.noise / blank.level.max(1.0);
         let local_sigmas = samples
             .iter()
@@ -181,12 +192,8 @@ impl Look {
                     .map(|s| f64::from(s.percent))
                     .collect();
                 let mean = stretch.iter().sum::<f64>() / stretch.len() as f64;
-                let (paper, beside, asked) = paper_beside(centre)?;
-                // A median's variance is about pi/2 times a mean's.
-                let noise = reading_noise
-                    * (1.0 / fresh(stretch.len())
-                        + std::f64::consts::FRAC_PI_2 / fresh(beside.max(1)))
-                    .sqrt();
+                let (paper, paper_share, asked) = paper_beside(centre)?;
+                let noise = reading_noise * (1.0 / fresh(stretch.len()) + paper_share).sqrt();
                 // In the faint test's own units: against the blank level, as far out of the
                 // noise as it asks of a whole line.
                 Some((paper - mean) / paper.max(1.0) / noise * FAINT_SIGMAS / asked)

@@ -44,17 +44,19 @@
 
 mod blank;
 mod grid_lines;
+mod light;
 mod look;
 mod verdict;
 
 pub use blank::BlankSquare;
 pub use grid_lines::{find_grid_lines, GridSighting};
+pub use light::{PaperLight, PaperRatio, Step, LIGHT_CHANGED, PLANE_SQUARES};
 pub(crate) use look::readings_per_measurement;
 pub use look::{
     local_paper_deg, pooled_sigmas, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS,
     MIN_READINGS_BESIDE, POOLED_LINES, POOLED_SIGMAS, SURE_SIGMAS,
 };
-pub use verdict::{judge, Evidence, NewMarks, SquareReading};
+pub use verdict::{judge, Doubt, Evidence, NewMarks, SquareReading, HANDS_OFF};
 
 use crate::config::{AxisPoint, SensingConfig};
 use crate::game::Cell;

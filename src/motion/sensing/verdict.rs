@@ -2,10 +2,11 @@
 
 use crate::config::SensingConfig;
 use crate::game::Cell;
+use std::time::Duration;
 
 use super::{
-    pooled_sigmas, BlankSquare, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS, POOLED_SIGMAS,
-    SURE_SIGMAS,
+    pooled_sigmas, BlankSquare, Look, PaperLight, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS,
+    POOLED_SIGMAS, SURE_SIGMAS,
 };
 
 /// What the looks at a square add up to.
@@ -139,6 +140,35 @@ impl NewMarks {
     }
 }
 
+/// How long the robot waits for hands to leave the board before it reads a doubtful board
+/// again. The shadow of a person who has just pressed the touch sensor lasts until they step
+/// back (docs/sensor.md, "The room": 1.5 s, the harsh end); the first read has taken three
+/// seconds or more by then, so one more second covers the harsh end with room to spare.
+pub const HANDS_OFF: Duration = Duration::from_secs(1);
+
+/// Why a read of the board is not believed until a second one agrees.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Doubt {
+    /// More new marks than one move makes.
+    Several(Vec<Cell>),
+    /// The paper's light changed unevenly while it was read, by up to this share between
+    /// squares beyond what a plane over the board follows.
+    Unsteady(f64),
+}
+
+impl Doubt {
+    /// The doubt a read that found `marks` in `light` leaves, if any: one move makes one
+    /// mark, and light that changes unevenly while the paper is read (a shadow lifting, a
+    /// corner settling) can pass for ink.
+    pub fn of(marks: &NewMarks, light: &PaperLight) -> Option<Doubt> {
+        match marks {
+            NewMarks::Several(cells) => Some(Doubt::Several(cells.clone())),
+            _ if !light.steady => Some(Doubt::Unsteady(light.scatter)),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +184,7 @@ mod tests {
         level: 70.0,
         noise: 1.5,
         readings: 12,
+        light_share: 0.0,
     };
 
     /// A look along the line at `rows` whose darkest stretch reads `darkest` percent.
@@ -280,6 +311,7 @@ mod tests {
             level: 70.0,
             noise: 4.0,
             readings: 12,
+            light_share: 0.0,
         };
         let (clear, _) = noisy.thresholds(&settings());
         let (quiet_clear, _) = PAPER.thresholds(&settings());
@@ -334,6 +366,7 @@ mod tests {
             level: 35.0,
             noise: 1.0,
             readings: 12,
+            light_share: 0.0,
         };
         let look_at = |darkest: f64| Look {
             rows_deg: 170,

@@ -236,6 +236,8 @@ impl Gantry {
     pub(super) fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
         let size = self.config.board.size;
         let cells = self.all_squares();
+        // The light is measured against this read from now on.
+        self.paper_light = crate::motion::sensing::PaperLight::as_at_blank(size);
         let rows = self.sweep_rows(&cells, self.blank_speed(), &[0])?;
         if grid_drawn {
             self.check_grid_ink(&rows)?;

@@ -22,9 +22,19 @@ use super::{Gantry, Result};
 use crate::game::Cell;
 use crate::game::Mark;
 use crate::motion::plan::Sweep;
-use crate::motion::sensing::{self, Evidence, Look, NewMarks, Sample, SquareReading};
+use crate::motion::sensing::{
+    self, Evidence, Look, NewMarks, PaperLight, PaperRatio, Sample, SquareReading,
+};
 use crate::motion::MotionError;
 use std::time::Duration;
+
+/// How long after a press a person's shadow may still lie on the paper: 1.5 s in the account
+/// that opened this work (docs/sensor.md, "The room"), and half a second more. A mark the
+/// first look saw sooner than this after the read began is looked at again before it counts.
+pub const SHADOW_AFTER_PRESS: Duration = Duration::from_secs(2);
+
+/// How many empty squares besides the one looked at again measure the light for that look.
+const LIGHT_BESIDE: usize = 3;
 
 /// The first look's readings come at most this share of the spot apart.
 pub const FIRST_LOOK_SPACING: f64 = 0.5;
@@ -74,10 +84,17 @@ impl Gantry {
             .collect();
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
+        let read_began = self.clock().now();
         self.last_read = ReadStages::default();
         self.last_read_samples.clear();
         let mut stage = self.start_stage();
-        let first_rows = self.look(&mut readings, &first, fast, &[0])?;
+        let light = (blank, empty);
+        let first_rows = self.look(&mut readings, &first, fast, &[0], light)?;
+        // The light as the centre lines, where the blank paper was read, showed it: what the
+        // turn is told, whatever the later looks measure for themselves.
+        let first_light = self.paper_light;
+        // How far the light moved between this look and a later one (0: not past its noise).
+        let mut moved: f64 = 0.0;
         self.last_read.first = self.end_stage(stage, first.len());
         let first_look = by_square(&first_rows);
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
@@ -99,6 +116,36 @@ impl Gantry {
                 }
             })
             .collect();
+        // A change of the light during the first look passes for a mark in one square when it
+        // touched that square alone: the first square read (a person's shadow still there,
+        // docs/sensor.md "The room") or one read just as the light stepped; two or more
+        // squares on either side of a step scatter the paper's light past a plane, and are
+        // followed as a step or doubted as unsteady. So the one new mark the first look found
+        // there, or while the shadow of the press may still have lain on the paper, is looked
+        // at again once that shadow cannot, and stays a mark only if that look sees it too; if
+        // not, that look stands for the first in the read that goes on. (The last square read
+        // is as exposed to a lamp switched as the look ends, but a lamp is switched far less
+        // often than a person presses, and the look again cost 0.3 s a read on average in
+        // steady light: measured, it spared no square of the harsh rows.)
+        let marked: Vec<Cell> = readings
+            .iter()
+            .filter(|r| r.marked())
+            .map(|r| r.cell)
+            .collect();
+        if let [cell] = marked[..] {
+            if light_may_have_fooled(&first_look, &first_light, cell, empty, read_began) {
+                stage = self.start_stage();
+                let again = self.look_again_after_shadow(blank, empty, cell, read_began)?;
+                self.last_read.close = Some(self.end_stage(stage, 1));
+                if let Some(seen_in_good_light) = again {
+                    let reading = readings
+                        .iter_mut()
+                        .find(|r| r.cell == cell)
+                        .expect("a marked square has a reading");
+                    *reading = seen_in_good_light;
+                }
+            }
+        }
         // Twice as dense: a faint line's darkest point is then read nearly dead on. At the pace
         // the sensor was last timed at, so after the off-centre look's sweeps, at theirs.
         let slow = |g: &Gantry| g.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
@@ -115,13 +162,15 @@ impl Gantry {
             .collect();
         if !readings.iter().any(SquareReading::marked) && !borderline.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &borderline, slow(self), &lines)?;
+            self.look(&mut readings, &borderline, slow(self), &lines, light)?;
+            moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             self.last_read.close = Some(self.end_stage(stage, borderline.len()));
             looked_closely = borderline;
         }
         if !readings.iter().any(SquareReading::marked) {
             stage = self.start_stage();
-            self.look(&mut readings, empty, fast, &[offset, -offset])?;
+            self.look(&mut readings, empty, fast, &[offset, -offset], light)?;
+            moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             self.last_read.off_centre = Some(self.end_stage(stage, empty.len()));
         }
         // The person says they have moved: with no square marked yet, a square with only a
@@ -135,14 +184,76 @@ impl Gantry {
             .collect();
         if !doubtful.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &doubtful, slow(self), &lines)?;
+            self.look(&mut readings, &doubtful, slow(self), &lines, light)?;
+            moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let close = self.end_stage(stage, doubtful.len());
             self.last_read.close = Some(match self.last_read.close {
                 Some(earlier) => earlier.and(close),
                 None => close,
             });
         }
+        // The light as the first look measured it, unsteady if it scattered then or moved
+        // between the looks.
+        self.paper_light = first_light.moved_by(moved);
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
+    }
+
+    /// Looks again at `cell`, which the first look took for the one new mark while a person's
+    /// shadow may still have lain on the paper: once [`SHADOW_AFTER_PRESS`] has passed since
+    /// the read began, along the centre lines of its row's empty squares and the nearest
+    /// rows' (whose paper measures the light anew), and judges it by that look alone: ink
+    /// stays, a shadow goes. `None` when that look sees a mark there too, or a faint one; else
+    /// the square as that look saw it, to stand for the first look's. (A hint of a dip is not
+    /// enough: at 4 % noise one look shows a hint on blank paper often enough to keep a
+    /// shadow's mark.)
+    fn look_again_after_shadow(
+        &mut self,
+        blank: &BlankPaper,
+        empty: &[Cell],
+        cell: Cell,
+        read_began: Duration,
+    ) -> Result<Option<SquareReading>> {
+        let gone = read_began + SHADOW_AFTER_PRESS;
+        let now = self.clock().now();
+        if now < gone {
+            self.clock().sleep(gone - now);
+        }
+        // Its row's empty squares, and the nearest rows' until three others measure the light
+        // beside it (one other cannot tell the light from ink).
+        let mut rows_by_distance: Vec<usize> = empty.iter().map(|c| c.row).collect();
+        rows_by_distance.sort_by_key(|&r| (r.abs_diff(cell.row), r));
+        rows_by_distance.dedup();
+        let mut row: Vec<Cell> = Vec::new();
+        for r in rows_by_distance {
+            if row.iter().filter(|&&c| c != cell).count() >= LIGHT_BESIDE {
+                break;
+            }
+            row.extend(empty.iter().copied().filter(|c| c.row == r));
+        }
+        let mut again: Vec<SquareReading> = row
+            .iter()
+            .map(|&c| SquareReading {
+                cell: c,
+                blank: blank.of(c),
+                looks: Vec::new(),
+                evidence: Evidence::Blank,
+            })
+            .collect();
+        let fast = self.first_look_speed();
+        self.look(&mut again, &row, fast, &[0], (blank, empty))?;
+        let Some(reading) = again.into_iter().find(|r| r.cell == cell) else {
+            return Ok(None);
+        };
+        if reading.evidence != Evidence::Blank {
+            return Ok(None);
+        }
+        log::info!(
+            "{} looked like a new mark on the first look, read while a shadow may still have \
+             lain on the paper or as the light changed, but not on a second look: it was the \
+             light",
+            self.square_name(cell)
+        );
+        Ok(Some(reading))
     }
 
     /// Every reading the last [`Gantry::read_board`] took, in order, over the squares' windows
@@ -169,14 +280,24 @@ impl Gantry {
         }
     }
 
+    /// The light on the paper the last read of the board measured (see
+    /// [`crate::motion::sensing::PaperLight`]).
+    pub fn paper_light(&self) -> PaperLight {
+        self.paper_light
+    }
+
     /// Sweeps `cells` along the lines at `offsets` from their centres and judges them again with
-    /// what every look so far showed; returns its sweeps, every reading kept.
+    /// what every look so far showed; returns its sweeps, every reading kept. Each look first
+    /// measures the light on the paper from the readings of the empty squares it crosses
+    /// (`light`: the blank paper and the squares that were empty), and judges what it saw
+    /// against the paper in that light: a shadow may lift between the first look and the next.
     fn look(
         &mut self,
         readings: &mut [SquareReading],
         cells: &[Cell],
         speed_deg_per_s: u32,
         offsets: &[i32],
+        (blank, empty): (&BlankPaper, &[Cell]),
     ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
         let sensing = self.config.sensing.clone();
         let spot_deg = self.config.reading_geometry().spot_columns_deg;
@@ -186,6 +307,7 @@ impl Gantry {
         }
         // As timed on these very sweeps.
         let period = self.read_period();
+        self.measure_the_light(blank, readings, &rows, empty, period);
         for (sweep, samples) in &rows {
             for (cell, window) in &sweep.squares {
                 let samples = sensing::in_window(samples, window);
@@ -212,6 +334,109 @@ impl Gantry {
         }
         Ok(rows)
     }
+}
+
+impl Gantry {
+    /// Measures the light on the paper from the readings of the `empty` squares in `rows`
+    /// (see [`PaperLight::measure`]), keeps it, and puts every one of `readings` in it:
+    /// `blank`'s paper, scaled by the light.
+    ///
+    /// A square's centre line, where its blank paper was read, measures the light best. A look
+    /// along other lines only (the off-centre look) measures it too, for a shadow may have
+    /// lifted since the first look, but off the centre line the paper itself is lighter or
+    /// darker by up to [`OFF_CENTRE_PAPER`], which each square's ratio then carries as error.
+    fn measure_the_light(
+        &mut self,
+        blank: &BlankPaper,
+        readings: &mut [SquareReading],
+        rows: &[(Sweep, Vec<Sample>)],
+        empty: &[Cell],
+        period: Duration,
+    ) {
+        let size = self.config.board.size;
+        let on_centre = rows.iter().any(|(sweep, _)| sweep.line_offset_deg == 0);
+        let mut seen: Vec<(Cell, Vec<Sample>)> = Vec::new();
+        for (sweep, samples) in rows {
+            if on_centre && sweep.line_offset_deg != 0 {
+                continue;
+            }
+            for (cell, window) in &sweep.squares {
+                if !empty.contains(cell) {
+                    continue;
+                }
+                let inside = sensing::in_window(samples, window);
+                match seen.iter_mut().find(|(c, _)| c == cell) {
+                    Some((_, all)) => all.extend(inside),
+                    None => seen.push((*cell, inside)),
+                }
+            }
+        }
+        let ratios: Vec<PaperRatio> = seen
+            .into_iter()
+            .filter(|(_, samples)| !samples.is_empty())
+            .filter_map(|(cell, samples)| {
+                let blank = blank.of(cell);
+                // The mean, not the median: a blank square's window holds paper alone, and
+                // the mean of its readings is the surer measure (a median's variance is about
+                // pi/2 times a mean's); the one square that may hold the new mark is left out
+                // of the light altogether. The blank level's own uncertainty is in the ratio
+                // too, and off the centre line the paper's own.
+                let now = samples.iter().map(|s| f64::from(s.percent)).sum::<f64>()
+                    / samples.len() as f64;
+                let fresh = (samples.len() as f64
+                    / sensing::readings_per_measurement(&samples, period))
+                .max(1.0);
+                let spread = blank.noise / blank.level.max(1.0);
+                let paper = if on_centre { 0.0 } else { OFF_CENTRE_PAPER };
+                let error = (spread.powi(2) * (1.0 / fresh + blank.level_variance_share())
+                    + paper.powi(2))
+                .sqrt();
+                Some(PaperRatio {
+                    cell,
+                    ratio: now / blank.level.max(1.0),
+                    error,
+                    read_at: samples.last()?.time,
+                })
+            })
+            .collect();
+        let light = PaperLight::measure(size, &ratios, self.paper_light);
+        self.paper_light = light;
+        for reading in readings.iter_mut() {
+            reading.blank = blank
+                .of(reading.cell)
+                .in_light(light.at(reading.cell), light.error);
+        }
+    }
+}
+
+/// How much lighter or darker than along its centre line a square's paper may be along the
+/// off-centre look's lines: the simulated sheet's whiteness varies by 6 % over some 90 degrees
+/// (docs/sensor.md), so by up to 1.8 % over the 25 degrees between the lines; real paper's
+/// unevenness is of the same order.
+const OFF_CENTRE_PAPER: f64 = 0.018;
+
+/// True when the first look, which measured `light`, saw `cell` first of the `empty` squares,
+/// within [`SHADOW_AFTER_PRESS`] of the read's start, or as the light stepped: where a change
+/// of the light could make a mark of it alone.
+fn light_may_have_fooled(
+    first_look: &[(Cell, Vec<Sample>)],
+    light: &PaperLight,
+    cell: Cell,
+    empty: &[Cell],
+    read_began: Duration,
+) -> bool {
+    let mut seen: Vec<(Duration, Cell)> = first_look
+        .iter()
+        .filter(|(c, samples)| empty.contains(c) && !samples.is_empty())
+        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
+        .collect();
+    seen.sort();
+    let first = seen.first().map(|&(_, c)| c) == Some(cell);
+    let early = seen
+        .iter()
+        .any(|&(at, c)| c == cell && at < read_began + SHADOW_AFTER_PRESS);
+    let at_the_step = light.step.is_some_and(|s| s.straddles(cell));
+    first || early || at_the_step
 }
 
 /// One stage of a read of the board: how long it took, how long its motions would take at

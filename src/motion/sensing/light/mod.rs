@@ -1,0 +1,450 @@
+//! The light on the paper now against the light at the blank read, measured on the paper the
+//! read itself crosses.
+//!
+//! Why: in reflected-light mode the colour sensor is not blind to the room. White paper read
+//! 95 to 100 % with a room's lights on and 55 to 83 % with them off, black 2 to 6 % either way
+//! (`docs/sensor.md`, "The room"): room light scales paper and ink alike. Judged against the
+//! level its paper read when the grid was drawn, every square of a board read under a
+//! person's shadow or after a cloud came out several percent darker, and a 12 mm spot's
+//! whole-window test took those squares for marks. So each read measures the light as it is:
+//! every empty square's centre-line readings against its own blank level give one ratio per
+//! square; one move makes one mark, so the squares, less at most one that stands darker than
+//! the rest, are paper, and the ratios they show are the light. A plane through them (once
+//! there are enough: [`PLANE_SQUARES`]) follows light that is brighter at one side of the
+//! sheet than the other; with fewer, one level for all.
+//!
+//! And why a read can be unsteady: a shadow that lifts in the middle of a read, or a corner of
+//! the sheet that settles, changes some squares and not others in a way no plane follows. Then
+//! the paper squares' ratios scatter past what the sensor's noise makes, and the read says so
+//! ([`PaperLight::steady`] false), so the turn can look again once hands have left the board
+//! rather than believe it.
+
+mod fit;
+
+use crate::game::Cell;
+pub use fit::Step;
+use fit::{mean, median, plane, Plane};
+use std::time::Duration;
+
+/// A change of the light smaller than this share, and within the estimate's own noise, is not
+/// a change: the levels read at the blank read stand. Paper varies by a percent or two between
+/// looks along the same line (the spot never lands twice on the very same fibres), and every
+/// correction carries the estimate's own error into each comparison, so the firmware corrects
+/// only what it can tell from noise.
+pub const LIGHT_CHANGED: f64 = 0.02;
+
+/// From this many paper squares on, the light is fitted as a plane over the board (its level
+/// and a slope along each axis); with fewer, one level. Three numbers from fewer than five
+/// squares would follow the noise as closely as the light.
+pub const PLANE_SQUARES: usize = 5;
+
+/// A square's ratio this many of the ratios' standard errors below the rest is named as the
+/// read's likely new mark in the log. Noise alone reaches it about once in 700 squares.
+const DARKER_THAN_THE_REST: f64 = 3.0;
+
+/// A level or a slope counts as a change of the light only past this many of its standard
+/// errors (and [`LIGHT_CHANGED`]).
+const SIGNIFICANT_SIGMAS: f64 = 3.0;
+
+/// The paper squares' ratios scatter about a plane by more than this many of their standard
+/// errors before a step of the light in time is tried.
+const STEP_SIGMAS: f64 = 2.0;
+
+/// A step of the light is taken over the plane when its paper squares lie at most this share
+/// as far from their levels as the plane's do.
+const STEP_BETTER: f64 = 0.6;
+
+/// The paper squares' ratios may scatter about the fitted light by this many standard errors
+/// (and [`LIGHT_CHANGED`]) before the read is called unsteady.
+const UNSTEADY_SIGMAS: f64 = 4.0;
+
+/// One empty square as the read saw it: how its centre line's readings now compare with its
+/// blank level (their median over that level), and how uncertain that ratio is (its standard
+/// error, as a share).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PaperRatio {
+    pub cell: Cell,
+    pub ratio: f64,
+    pub error: f64,
+    /// When the look crossed the square (the last of its readings).
+    pub read_at: Duration,
+}
+
+/// The light on the paper during a read, as a factor on each square's blank level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PaperLight {
+    /// The factor at the board's middle square.
+    pub level: f64,
+    /// How the factor changes per square along the columns and along the rows.
+    pub per_column: f64,
+    pub per_row: f64,
+    /// The board's middle, in squares.
+    middle: f64,
+    /// The level's own standard error, as a share: every corrected comparison carries it.
+    pub error: f64,
+    /// False when the paper squares scatter past noise about the fitted light (see the
+    /// module's docs).
+    pub steady: bool,
+    /// How many squares it rests on; 0 for the light at the blank read.
+    pub squares: usize,
+    /// The square left out as darker than the rest, if one was.
+    pub darker: Option<Cell>,
+    /// The largest scatter of a paper square about the fit, as a share.
+    pub scatter: f64,
+    /// The light stepped once during the look: the squares read before the step are in the
+    /// light it gives, the rest in `level`.
+    pub step: Option<Step>,
+}
+
+impl PaperLight {
+    /// The light as it was at the blank read, on a board of side `size`.
+    pub fn as_at_blank(size: usize) -> PaperLight {
+        PaperLight {
+            level: 1.0,
+            per_column: 0.0,
+            per_row: 0.0,
+            middle: (size as f64 - 1.0) / 2.0,
+            error: 0.0,
+            steady: true,
+            squares: 0,
+            darker: None,
+            scatter: 0.0,
+            step: None,
+        }
+    }
+
+    /// The light the `ratios` of a read's empty squares show, on a board of side `size`;
+    /// `before` (the last read's) where they are too few to tell light from ink: a single
+    /// square cannot say whether it darkened by a mark or by the light.
+    pub fn measure(size: usize, ratios: &[PaperRatio], before: PaperLight) -> PaperLight {
+        let steady_before = PaperLight {
+            steady: true,
+            darker: None,
+            squares: 0,
+            scatter: 0.0,
+            ..before
+        };
+        if ratios.len() < 2 {
+            return steady_before;
+        }
+        let mut paper: Vec<PaperRatio> = ratios.to_vec();
+        paper.sort_by(|a, b| a.ratio.total_cmp(&b.ratio));
+        // One move makes one mark, and a mark only darkens: the darkest square is left out
+        // and the light measured on the rest, which are paper. (Left out only when it stood
+        // clearly darker, a faint mark's few percent pulled the light down with it and hid
+        // itself; left out always, blank paper's light comes out a few tenths of a percent
+        // bright, within LIGHT_CHANGED.) It is named when it stands clearly below the rest.
+        let rest_median = median(paper[1..].iter().map(|r| r.ratio));
+        let error = paper[0].error.max(rest_median * 0.005);
+        let darker = (paper[0].ratio < rest_median - DARKER_THAN_THE_REST * 2f64.sqrt() * error)
+            .then_some(paper[0].cell);
+        paper.remove(0);
+        let middle = (size as f64 - 1.0) / 2.0;
+        let mean_error = (paper.iter().map(|r| r.error.powi(2)).sum::<f64>() / paper.len() as f64)
+            .sqrt()
+            .max(0.005);
+        let level_error = mean_error / (paper.len() as f64).sqrt();
+        // A change the estimate cannot tell from its own noise is no change: every correction
+        // carries the estimate's error into each comparison, and in steady light that only
+        // blurs the marks (measured: with every estimate applied, steady light saw 6 % fewer
+        // marks in the matrix's noisiest rows).
+        let significant = |value: f64, error: f64, least: f64| {
+            value.abs() > least.max(SIGNIFICANT_SIGMAS * error)
+        };
+        let flat = (mean(&paper), 0.0, 0.0);
+        let (level, per_column, per_row) = match plane(&paper, middle) {
+            Some(Plane {
+                level,
+                per_column,
+                per_row,
+                column_error,
+                row_error,
+            }) if paper.len() >= PLANE_SQUARES => {
+                let across = (size as f64 - 1.0).max(1.0);
+                let keep = |slope: f64, error: f64| {
+                    if significant(slope, error, LIGHT_CHANGED / across) {
+                        slope
+                    } else {
+                        0.0
+                    }
+                };
+                let (per_column, per_row) =
+                    (keep(per_column, column_error), keep(per_row, row_error));
+                if per_column == 0.0 && per_row == 0.0 {
+                    flat
+                } else {
+                    (level, per_column, per_row)
+                }
+            }
+            _ => flat,
+        };
+        let fitted = PaperLight {
+            level,
+            per_column,
+            per_row,
+            middle,
+            error: level_error,
+            steady: true,
+            squares: paper.len(),
+            darker,
+            scatter: 0.0,
+            step: None,
+        };
+        let scatter = paper
+            .iter()
+            .map(|r| (r.ratio - fitted.at(r.cell)).abs())
+            .fold(0.0, f64::max);
+        let allowed = LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error);
+        if scatter > STEP_SIGMAS * mean_error {
+            // Perhaps the light stepped once while the look went on (a shadow lifting as the
+            // person stepped back, a lamp switched): two levels, one before the step and one
+            // after, then follow the paper far more closely than any plane, which only tilts
+            // towards the step and leaves the squares near it a few percent off.
+            let better = |step: &Step| step.scatter < scatter * STEP_BETTER;
+            if let Some(step) = Step::fitted(ratios, &paper, allowed).filter(better) {
+                return PaperLight {
+                    level: step.after,
+                    per_column: 0.0,
+                    per_row: 0.0,
+                    error: mean_error / (step.fewest as f64).sqrt(),
+                    step: Some(step),
+                    scatter: step.scatter,
+                    ..fitted
+                };
+            }
+        }
+        let steady = scatter <= allowed;
+        let changed = per_column != 0.0
+            || per_row != 0.0
+            || significant(level - 1.0, level_error, LIGHT_CHANGED);
+        let light = if changed {
+            fitted
+        } else {
+            PaperLight {
+                squares: paper.len(),
+                darker,
+                ..PaperLight::as_at_blank(size)
+            }
+        };
+        PaperLight {
+            steady,
+            scatter,
+            ..light
+        }
+    }
+
+    /// The factor on `cell`'s blank level.
+    pub fn at(&self, cell: Cell) -> f64 {
+        if let Some(step) = self.step {
+            if step.straddles(cell) {
+                return step.before.max(step.after);
+            }
+            if step.before_it(cell) {
+                return step.before;
+            }
+        }
+        self.level
+            + self.per_column * (cell.col as f64 - self.middle)
+            + self.per_row * (cell.row as f64 - self.middle)
+    }
+
+    /// How far apart this light and `other`, both measured within one read, are at the
+    /// board's middle, when that is more than [`LIGHT_CHANGED`] and their own errors allow: the
+    /// light changed between two looks of one read (a lamp switched, a shadow come or gone).
+    /// `None` when either rests on fewer than two squares.
+    pub fn changed_since(&self, other: &PaperLight) -> Option<f64> {
+        if self.squares < 2 || other.squares < 2 {
+            return None;
+        }
+        let apart = (self.level - other.level).abs();
+        let error = self.error.hypot(other.error);
+        (apart > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * error)).then_some(apart)
+    }
+
+    /// This light, unsteady too if it `moved` (a share, 0 for not at all) before the read was
+    /// done (see [`PaperLight::changed_since`]).
+    pub fn moved_by(self, moved: f64) -> PaperLight {
+        PaperLight {
+            steady: self.steady && moved == 0.0,
+            scatter: self.scatter.max(moved),
+            ..self
+        }
+    }
+
+    /// True when the blank levels are used as they were read.
+    pub fn is_as_at_blank(&self) -> bool {
+        self.level == 1.0 && self.per_column == 0.0 && self.per_row == 0.0
+    }
+
+    /// The change in words, for the log: "the paper reads 8 % darker than at the start: the
+    /// light changed", with how uneven it is across the board; `None` when nothing changed.
+    pub fn describe(&self, size: usize) -> Option<String> {
+        if self.is_as_at_blank() {
+            return None;
+        }
+        let percent = (self.level - 1.0) * 100.0;
+        let way = if percent < 0.0 { "darker" } else { "brighter" };
+        let across = (size as f64 - 1.0) * (self.per_column.abs() + self.per_row.abs()) * 100.0;
+        let uneven = if across >= 1.0 {
+            format!(", {across:.0} % more at one side of the board than the other")
+        } else {
+            String::new()
+        };
+        Some(format!(
+            "the paper reads {:.0} % {way} than at the start{uneven}: the light changed \
+             (measured on {} empty squares; marks are judged against the paper as it is now)",
+            percent.abs(),
+            self.squares
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::motion::sensing::{Doubt, NewMarks};
+
+    /// Every square of a 3 x 3 board but `skip`, reading `light(cell)` of its blank level, each
+    /// ratio known to 1 %, read one after another row by row, a third of a second apart.
+    fn board(light: impl Fn(Cell) -> f64, skip: &[usize]) -> Vec<PaperRatio> {
+        (0..9)
+            .filter(|i| !skip.contains(i))
+            .map(|i| {
+                let cell = Cell::from_index(i, 3);
+                PaperRatio {
+                    cell,
+                    ratio: light(cell),
+                    error: 0.01,
+                    read_at: Duration::from_millis(333 * i as u64),
+                }
+            })
+            .collect()
+    }
+
+    fn at_blank() -> PaperLight {
+        PaperLight::as_at_blank(3)
+    }
+
+    #[test]
+    fn steady_light_leaves_the_blank_levels_as_they_were() {
+        let wobble = |c: Cell| 1.0 + 0.005 * ((c.row * 3 + c.col) as f64 % 3.0 - 1.0);
+        let light = PaperLight::measure(3, &board(wobble, &[]), at_blank());
+        assert!(light.is_as_at_blank(), "{light:?}");
+        assert!(light.steady);
+        assert_eq!(light.describe(3), None);
+    }
+
+    #[test]
+    fn paper_dimmed_alike_everywhere_is_light_and_a_mark_under_it_still_stands_out() {
+        // A shadow of 9 %, and an X in the centre reading 30 % under its paper beside that.
+        let centre = Cell { row: 1, col: 1 };
+        let dim = |c: Cell| if c == centre { 0.91 * 0.7 } else { 0.91 };
+        let light = PaperLight::measure(3, &board(dim, &[]), at_blank());
+        assert!((light.level - 0.91).abs() < 1e-9, "{light:?}");
+        assert_eq!(light.darker, Some(centre));
+        assert!(light.steady);
+        let said = light.describe(3).unwrap();
+        assert!(
+            said.starts_with("the paper reads 9 % darker than at the start"),
+            "{said}"
+        );
+        assert!(said.contains("the light changed"), "{said}");
+    }
+
+    #[test]
+    fn light_brighter_at_one_side_is_followed_across_the_board() {
+        // A lamp to the right: 0 % at the left column, 10 % at the right, 5 % darker overall.
+        let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
+        let light = PaperLight::measure(3, &board(lamp, &[4]), at_blank());
+        for i in [0, 2, 6, 8] {
+            let cell = Cell::from_index(i, 3);
+            assert!(
+                (light.at(cell) - lamp(cell)).abs() < 1e-9,
+                "{cell:?}: {light:?}"
+            );
+        }
+        assert!(light.steady);
+        assert!(light.describe(3).unwrap().contains("10 % more at one side"));
+    }
+
+    #[test]
+    fn two_squares_left_take_the_brighter_for_paper_and_one_takes_the_last_reads_light() {
+        let two = [
+            PaperRatio {
+                cell: Cell::from_index(0, 3),
+                ratio: 0.88,
+                error: 0.01,
+                read_at: Duration::ZERO,
+            },
+            PaperRatio {
+                cell: Cell::from_index(8, 3),
+                ratio: 0.6,
+                error: 0.01,
+                read_at: Duration::from_secs(1),
+            },
+        ];
+        let light = PaperLight::measure(3, &two, at_blank());
+        assert!((light.level - 0.88).abs() < 1e-9, "{light:?}");
+        let one = PaperLight::measure(3, &two[1..], light);
+        assert_eq!(
+            one.level, light.level,
+            "one square cannot tell light from ink"
+        );
+    }
+
+    #[test]
+    fn a_shadow_that_lifts_during_the_look_is_a_step_in_time_and_each_side_keeps_its_light() {
+        // The first four squares read in a 20 % shadow, the rest in full light.
+        let lifts = |c: Cell| if c.row * 3 + c.col < 4 { 0.8 } else { 1.0 };
+        let light = PaperLight::measure(3, &board(lifts, &[]), at_blank());
+        assert!(light.steady, "{light:?}");
+        let step = light.step.expect("a step");
+        assert!((step.before - 0.8).abs() < 1e-9 && (step.after - 1.0).abs() < 1e-9);
+        for i in 0..9 {
+            let cell = Cell::from_index(i, 3);
+            assert!((light.at(cell) - lifts(cell)).abs() < 1e-9, "{cell:?}");
+        }
+    }
+
+    #[test]
+    fn light_that_scatters_the_paper_past_any_plane_or_step_makes_the_read_unsteady() {
+        // Every other square in a shadow: no plane, no single step in time follows that.
+        let flicker = |c: Cell| {
+            if (c.row * 3 + c.col).is_multiple_of(2) {
+                0.8
+            } else {
+                1.0
+            }
+        };
+        let light = PaperLight::measure(3, &board(flicker, &[]), at_blank());
+        assert!(!light.steady, "{light:?}");
+        assert!(light.step.is_none());
+    }
+
+    #[test]
+    fn light_that_moved_between_two_looks_of_one_read_is_told_from_noise() {
+        let at = |level: f64| PaperLight::measure(3, &board(|_| level, &[]), at_blank());
+        let (first, later) = (at(0.85), at(1.0));
+        let moved = later.changed_since(&first).expect("15 % is past noise");
+        assert!((moved - 0.15).abs() < 1e-9);
+        assert_eq!(at(0.86).changed_since(&first), None);
+        assert!(!first.moved_by(moved).steady);
+        assert!(first.moved_by(0.0).steady);
+    }
+
+    #[test]
+    fn a_read_with_several_new_marks_or_unsteady_light_is_doubted() {
+        let steady = at_blank();
+        let (a, b) = (Cell::from_index(0, 3), Cell::from_index(4, 3));
+        assert_eq!(Doubt::of(&NewMarks::One(a), &steady), None);
+        assert_eq!(
+            Doubt::of(&NewMarks::Several(vec![a, b]), &steady),
+            Some(Doubt::Several(vec![a, b]))
+        );
+        let unsteady = steady.moved_by(0.1);
+        assert_eq!(
+            Doubt::of(&NewMarks::None, &unsteady),
+            Some(Doubt::Unsteady(0.1))
+        );
+    }
+}
