@@ -16,9 +16,10 @@
 //! table as `ev3-tictactoe bench --only reading`, with the read times).
 
 use ev3_tictactoe::bench::reading::{
-    drawing_name, matrix, read_everywhere, report, Condition, Row, DRAWINGS, PENS,
+    drawing_name, matrix, read_everywhere, report, Condition, Room, Row, DRAWINGS, PENS,
 };
 use ev3_tictactoe::hw::sim::human::HandMark;
+use ev3_tictactoe::hw::sim::RoomLight;
 
 /// The rows that took a square for a mark where there was none, or (with `misses`) missed a
 /// mark clearly within the sensor's reach, with what the robot measured.
@@ -67,6 +68,7 @@ fn at_the_corners_of_the_physical_ranges_nothing_is_invented_and_what_the_sensor
                         spot_mm,
                         noise_percent,
                         sample_ms,
+                        room: Room::Steady,
                     });
                 }
             }
@@ -107,15 +109,73 @@ fn across_the_whole_matrix_nothing_is_invented_and_under_2_percent_noise_nothing
     // Passed over: judged blank. A mark the robot is unsure of (a faint dip on one line only,
     // after its slow look) is not passed over: it names the square and asks for it darker.
     // The very matrix `bench` prints, so CI's log shows its figures without reading it twice.
+    // The harsh room's rows are printed with their figures (docs/figures.md gives them and
+    // what is still wrong there); what is asserted of a changing room is in the test below.
     let rows = matrix().unwrap();
     println!("{}", report(&rows));
-    let invented = failures(&rows, false);
+    let steady: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.condition.room == Room::Steady)
+        .cloned()
+        .collect();
+    let invented = failures(&steady, false);
     assert!(invented.is_empty(), "{}", invented.join("\n"));
-    let quiet: Vec<Row> = rows
+    let quiet: Vec<Row> = steady
         .iter()
         .filter(|r| r.condition.noise_percent <= 2.0)
         .cloned()
         .collect();
     let missed = failures(&quiet, true);
     assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn in_light_that_drifts_and_a_shadow_after_each_press_nothing_is_invented_no_game_is_void_and_marks_are_seen_as_in_steady_light(
+) {
+    // The harsh end of the cited ranges (docs/sensor.md, "The room"): the light swinging by
+    // 15 % over a minute and a half, and a person's shadow taking 20 % off it for a second
+    // and a half after each press. Both footprints, a ballpoint and a marker, noise of 2 and
+    // 4 %, a sensor at ev3dev's pace.
+    let room = RoomLight {
+        drift_percent: 15.0,
+        shadow_percent: 20.0,
+        shadow_s: 1.5,
+        ..RoomLight::default()
+    };
+    let mut conditions = Vec::new();
+    for spot_mm in [6.0, 12.0] {
+        for pen in [PENS[1], PENS[2]] {
+            for noise_percent in [2.0, 4.0] {
+                for room in [Room::Steady, Room::Other(room)] {
+                    conditions.push(Condition {
+                        pen,
+                        spot_mm,
+                        noise_percent,
+                        sample_ms: 10,
+                        room,
+                    });
+                }
+            }
+        }
+    }
+    let rows = read_all(&conditions);
+    let (steady, changing): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| r.condition.room == Room::Steady);
+    let invented = failures(&changing, false);
+    assert!(invented.is_empty(), "{}", invented.join("\n"));
+    let voided: usize = changing.iter().map(|r| r.voided.len()).sum();
+    assert_eq!(voided, 0, "games void by the light");
+    // The shadow falls on every read: many are doubted and read again.
+    assert!(changing.iter().any(|r| !r.read_again.is_empty()));
+    let seen = |rows: &[Row]| rows.iter().map(|r| r.seen).sum::<usize>() as f64;
+    // Measured: 304 against 309 (1.6 % fewer), all of them a ballpoint's X or O under the
+    // 12 mm spot at 4 % noise, the faintest marks within reach, which the light's own
+    // measure (its error counted in every test against the paper) leaves below the bar.
+    assert!(
+        seen(&changing) >= 0.98 * seen(&steady),
+        "{} marks seen in the changing room against {} in steady light",
+        seen(&changing),
+        seen(&steady)
+    );
 }

@@ -169,10 +169,12 @@ pub fn assert_left_safe(brick: &Mounted, case: &str, pen_liftable: bool) {
 }
 
 pub fn moving_brick() -> Mounted {
-    mount(Tree::moving_robot(
-        &RobotConfig::default(),
-        &SimSettings::default(),
-    ))
+    moving_brick_in(&SimSettings::default())
+}
+
+/// The emulated brick with a robot that moves, in the world `settings` describes.
+pub fn moving_brick_in(settings: &SimSettings) -> Mounted {
+    mount(Tree::moving_robot(&RobotConfig::default(), settings))
 }
 
 pub const SCREEN: Duration = Duration::from_secs(60);

@@ -35,24 +35,7 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
     press(&brick, key::RIGHT);
     run.wait_for(&["[Level: hard]"], SCREEN);
     press(&brick, key::LEFT);
-    let result = loop {
-        let line = run.wait_for(
-            &[
-                "[Your move",
-                "[You win",
-                "[I win",
-                "[A draw",
-                "[Game void",
-                "[Error",
-            ],
-            SCREEN,
-        );
-        if line.starts_with("[Your move") {
-            human_moves(&brick, &mut run);
-        } else {
-            break line;
-        }
-    };
+    let result = play_to_the_end(&brick, &mut run);
     assert!(
         result.starts_with("[I win") || result.starts_with("[A draw"),
         "hard never loses: {}",
@@ -107,6 +90,30 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
     );
     let console: Vec<_> = tree.ioctls.iter().filter(|(p, _)| p == "dev/tty").collect();
     assert_eq!(console.len(), 2, "graphics mode taken, then given back");
+}
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn in_the_harsh_room_the_program_on_the_brick_plays_a_whole_game_to_its_end() {
+    require_fuse!();
+    // The light swinging 15 %, a person's shadow of 20 % for a second and a half after each
+    // press, a lamp to one side switched on half a minute in (docs/sensor.md, "The room").
+    let settings = ev3_tictactoe::hw::sim::SimSettings {
+        room: ev3_tictactoe::hw::sim::RoomLight::harsh(),
+        ..Default::default()
+    };
+    let brick = moving_brick_in(&settings);
+    let folder = tempfile::tempdir().unwrap();
+    let args = ["play", "--difficulty", "hard", "--first", "human"];
+    let mut run = Run::start(&brick, folder.path(), &args);
+    let result = play_to_the_end(&brick, &mut run);
+    assert!(
+        result.starts_with("[I win") || result.starts_with("[A draw"),
+        "the game ends as in steady light: {}",
+        run.said()
+    );
+    let _ = run.finish(SCREEN);
+    assert_left_safe(&brick, "after a game in the harsh room", true);
 }
 
 /// Where in a game a cable comes out, and the first sign that the game is there.

@@ -10,6 +10,7 @@
 mod sim_rig;
 
 mod faults;
+mod room;
 mod sheets;
 mod taken_up_again;
 
