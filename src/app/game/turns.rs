@@ -104,6 +104,10 @@ impl Program<'_> {
             // believed until a second one, once hands have left the board, agrees.
             if let Some(doubt) = Doubt::of(&marks, &light).filter(|_| !looked_again) {
                 looked_again = true;
+                let shown = match doubt {
+                    Doubt::Several(_) => "More than one new mark, or the light changed.",
+                    Doubt::Unsteady(_) => "The light changed while I read.",
+                };
                 let why = match doubt {
                     Doubt::Several(_) => format!("{saw}, more than one move makes"),
                     Doubt::Unsteady(scatter) => format!(
@@ -122,7 +126,7 @@ impl Program<'_> {
                 self.panel.show(
                     View::new(
                         "Reading again",
-                        &["The light changed. Hands off the paper, please."],
+                        &[shown, "Hands off the paper: I read it again."],
                     )
                     .with_board(board),
                 );
