@@ -136,7 +136,8 @@ impl Gantry {
             if light_may_have_fooled(&first_look, &first_light, cell, empty, read_began) {
                 stage = self.start_stage();
                 let again = self.look_again_after_shadow(blank, empty, cell, read_began)?;
-                self.last_read.close = Some(self.end_stage(stage, 1));
+                let looked = self.end_stage(stage, 1);
+                self.last_read.add_close(looked);
                 if let Some(seen_in_good_light) = again {
                     let reading = readings
                         .iter_mut()
@@ -164,7 +165,8 @@ impl Gantry {
             stage = self.start_stage();
             self.look(&mut readings, &borderline, slow(self), &lines, light)?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
-            self.last_read.close = Some(self.end_stage(stage, borderline.len()));
+            let close = self.end_stage(stage, borderline.len());
+            self.last_read.add_close(close);
             looked_closely = borderline;
         }
         if !readings.iter().any(SquareReading::marked) {
@@ -187,10 +189,7 @@ impl Gantry {
             self.look(&mut readings, &doubtful, slow(self), &lines, light)?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let close = self.end_stage(stage, doubtful.len());
-            self.last_read.close = Some(match self.last_read.close {
-                Some(earlier) => earlier.and(close),
-                None => close,
-            });
+            self.last_read.add_close(close);
         }
         // The light as the first look measured it, unsteady if it scattered then or moved
         // between the looks.
@@ -457,6 +456,16 @@ impl ReadStage {
             bound: self.bound + later.bound,
             squares: self.squares + later.squares,
         }
+    }
+}
+
+impl ReadStages {
+    /// Counts `close` among the read's close looks, beside any it already took.
+    fn add_close(&mut self, close: ReadStage) {
+        self.close = Some(match self.close {
+            Some(earlier) => earlier.and(close),
+            None => close,
+        });
     }
 }
 
