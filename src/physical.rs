@@ -127,6 +127,17 @@ impl ReadingGeometry {
         }
     }
 
+    /// The widest spot, in mm, that leaves squares `square_deg` wide a window of
+    /// [`SHORTEST_WINDOW_DEG`] (see [`ReadingGeometry::fits`]), on a grid of lines `line_mm`
+    /// wide; at most 0 when none does.
+    pub fn widest_spot_mm(scale: Scale, line_mm: f64, square_deg: i32) -> f64 {
+        let spot_deg = f64::from(square_deg)
+            - scale.columns_deg(line_mm)
+            - 2.0 * POSITION_ERROR_DEG
+            - SHORTEST_WINDOW_DEG;
+        scale.columns_mm(spot_deg)
+    }
+
     /// Whether the window holds at least [`SHORTEST_WINDOW_DEG`] of line; if not, the square
     /// that would.
     pub fn fits(
@@ -169,11 +180,28 @@ pub fn line_cover(line_mm: f64, spot_mm: f64) -> f64 {
     if line_mm >= spot_mm {
         return 1.0;
     }
-    // The disc's area within half a line of a diameter, over the whole disc.
+    strip_cover(0.0, line_mm, spot_mm)
+}
+
+/// The share of a round spot `spot_mm` across that a straight line `line_mm` wide covers when
+/// the line runs `offset_mm` from the spot's centre: the shape of the dip a sweep across the
+/// line reads, from [`line_cover`] at its middle to 0 once the line is clear of the spot.
+///
+/// ```
+/// use ev3_tictactoe::physical::{line_cover, strip_cover};
+/// assert_eq!(strip_cover(0.0, 1.0, 12.0), line_cover(1.0, 12.0));
+/// assert_eq!(strip_cover(6.6, 1.0, 12.0), 0.0);
+/// assert!(strip_cover(3.0, 1.0, 12.0) < strip_cover(0.0, 1.0, 12.0));
+/// ```
+pub fn strip_cover(offset_mm: f64, line_mm: f64, spot_mm: f64) -> f64 {
     let r = spot_mm / 2.0;
+    // The disc's area from its centre line out to `d` (negative: the other way).
+    let from_centre = |d: f64| {
+        let d = d.clamp(-r, r);
+        r * r * (d / r).asin() + d * (r * r - d * d).sqrt()
+    };
     let h = line_mm / 2.0;
-    let segment = |d: f64| r * r * (d / r).asin() + d * (r * r - d * d).sqrt();
-    2.0 * segment(h) / (std::f64::consts::PI * r * r)
+    (from_centre(offset_mm + h) - from_centre(offset_mm - h)) / (std::f64::consts::PI * r * r)
 }
 
 /// Black ink's reflected light as a share of white paper's, read by the EV3 colour sensor

@@ -133,7 +133,10 @@ fn each_game_logs_the_lengths_it_reads_by_in_both_units() {
     let log = std::fs::read_to_string(dir.path().join("game.log")).unwrap();
     for said in [
         "the eye: squares 21 mm (100 deg)",
-        "the eye: the sensor's spot 12 mm (56 deg) across",
+        // Measured on the grid it drew: 12 mm, give or take a tenth or two.
+        "the eye, measured on 6 of the grid's 6 crossings: the sensor's spot 1",
+        "sensing.spot_mm says 12.0), the robot's ink ",
+        "the eye: the sensor's spot 12 mm (5",
         "the eye: a fresh reading every ",
         "the eye: the thinnest line this spot tells from paper",
     ] {

@@ -113,7 +113,7 @@ pub(super) fn calibrate(
     for line in gantry.describe_eye() {
         writeln!(out, "  {line}")?;
     }
-    write!(out, "{}", calibrate::pens_table(config))?;
+    write!(out, "{}", calibrate::pens_table(gantry.config()))?;
     if !calibration.mark_samples.is_empty() {
         let record = ReadRecord::new(
             format!(

@@ -2,7 +2,7 @@
 //! mark, and suggests the thresholds for the robot config.
 
 use super::gantry::ReadSpread;
-use super::sensing::{self, Sample};
+use super::sensing::{self, EyeMeasure, Sample};
 use super::{Axis, Gantry, MotionError};
 use crate::config::{RobotConfig, SensingConfig};
 use crate::game::Cell;
@@ -40,6 +40,10 @@ pub struct Calibration {
     /// Every reading of the sweep across the test mark, for a picture of what the sensor saw
     /// (see [`crate::read_record`]); empty if no mark was read.
     pub mark_samples: Vec<Sample>,
+    /// The sensor's spot and the pen's ink measured on the grid calibration drew, or why not.
+    pub eye: Result<EyeMeasure, String>,
+    /// `sensing.spot_mm` as configured.
+    pub configured_spot_mm: f64,
 }
 
 impl Calibration {
@@ -124,6 +128,7 @@ impl Calibration {
                 ""
             }
         );
+        self.render_eye(&mut out);
         match (self.mark_percent, self.suggested_contrast_percent()) {
             (Some(mark), Some(contrast)) => {
                 let blank = f64::from(self.blank_percent[MARK_SQUARE.index(self.board_size)]);
@@ -152,6 +157,50 @@ impl Calibration {
             }
         }
         out
+    }
+}
+
+impl Calibration {
+    /// The eye measured on the grid, and the spot to configure if it differs.
+    fn render_eye(&self, out: &mut String) {
+        let configured = self.configured_spot_mm;
+        match &self.eye {
+            Ok(eye) => {
+                let _ = writeln!(
+                    out,
+                    "The eye, measured on {} of the grid's {} crossings: the sensor's spot {}{:.1} \
+                     mm across (give or take {:.1}), the robot's ink {:.0} % darker than the \
+                     paper.",
+                    eye.crossings,
+                    eye.offered,
+                    if eye.at_least { "at least " } else { "" },
+                    eye.spot_mm,
+                    eye.spot_uncertainty_mm,
+                    eye.ink_contrast * 100.0
+                );
+                let differs =
+                    (eye.spot_mm - configured).abs() > (2.0 * eye.spot_uncertainty_mm).max(0.5);
+                let _ = if !eye.trusted() {
+                    writeln!(
+                        out,
+                        "  Not sure enough to suggest a spot: sensing.spot_mm stays {configured}."
+                    )
+                } else if differs {
+                    writeln!(
+                        out,
+                        "  Suggested: \"sensing\": {{\"spot_mm\": {:.1}}} (now {configured}). Each \
+                         game measures it again on its own grid and reads by what it measures; \
+                         the config is its first guess.",
+                        eye.spot_mm
+                    )
+                } else {
+                    writeln!(out, "  sensing.spot_mm ({configured}) agrees.")
+                };
+            }
+            Err(why) => {
+                let _ = writeln!(out, "The eye was not measured: {why}.");
+            }
+        }
     }
 }
 
@@ -210,6 +259,8 @@ pub enum Step {
     MeasuringTravel,
     /// The pen is lowered onto the sheet's corner to find the paper.
     FindingPaper,
+    /// The grid is drawn, for the sensor's spot to be measured on its lines.
+    DrawingGrid,
     ReadingPaper,
     /// The human is asked to draw an X in `cell` of a board of side `size` and press the
     /// touch sensor.
@@ -227,6 +278,9 @@ impl std::fmt::Display for Step {
             Step::FindingPaper => f.write_str(
                 "Lowering the pen onto the sheet's corner to find the paper (it leaves a dot)...",
             ),
+            Step::DrawingGrid => {
+                f.write_str("Drawing the grid, to measure the sensor's spot on its lines...")
+            }
             Step::ReadingPaper => f.write_str("Reading the blank paper..."),
             Step::FillIn { cell, size } => write!(
                 f,
@@ -252,8 +306,28 @@ pub fn calibrate(
     let rows_far_stop_deg = gantry.measure_travel(Axis::Rows)?;
     step(Step::FindingPaper);
     let pen_contact_deg = gantry.measure_pen_contact()?;
+    step(Step::DrawingGrid);
+    let configured_spot_mm = gantry.config().sensing.spot_mm;
+    // The grid is the eye's target. A pen that leaves no ink (the very thing calibration may
+    // be finding out) leaves the eye unmeasured, not the rest of calibration undone.
+    gantry.draw_grid()?;
     step(Step::ReadingPaper);
-    let blank = gantry.take_blank_readings()?;
+    let (blank, eye) = match gantry.read_blank_grid() {
+        Ok(blank) => {
+            let eye = gantry
+                .eye()
+                .ok_or_else(|| "the grid's crossings showed too little of its lines".to_string());
+            (blank, eye)
+        }
+        Err(MotionError::NoInk { darkest_percent }) => (
+            gantry.take_blank_readings()?,
+            Err(format!(
+                "the grid's lines read at most {darkest_percent} % darker than the paper: \
+                 did the pen ink? (see the pen's line above)"
+            )),
+        ),
+        Err(other) => return Err(other),
+    };
     gantry.park()?;
     let board_size = gantry.config().board.size;
     step(Step::FillIn {
@@ -287,6 +361,8 @@ pub fn calibrate(
         between_reads: gantry.between_reads(),
         quiet: gantry.sensor_is_quiet(),
         mark_samples,
+        eye,
+        configured_spot_mm,
     })
 }
 
@@ -309,7 +385,32 @@ mod tests {
             between_reads: None,
             quiet: false,
             mark_samples: Vec::new(),
+            eye: Err("no grid in this test".to_string()),
+            configured_spot_mm: 12.0,
         }
+    }
+
+    fn eye(spot_mm: f64) -> EyeMeasure {
+        EyeMeasure {
+            spot_mm,
+            spot_uncertainty_mm: 0.2,
+            ink_contrast: 0.85,
+            crossings: 6,
+            offered: 6,
+            at_least: false,
+        }
+    }
+
+    #[test]
+    fn a_spot_measured_apart_from_the_configured_one_is_suggested_and_an_agreeing_one_is_not() {
+        let mut measured = calibration(70, 40.0);
+        measured.eye = Ok(eye(6.2));
+        let report = measured.render(520, 340);
+        assert!(report.contains("\"spot_mm\": 6.2} (now 12)"), "{report}");
+        measured.eye = Ok(eye(12.3));
+        let report = measured.render(520, 340);
+        assert!(report.contains("sensing.spot_mm (12) agrees"), "{report}");
+        assert!(!report.contains("\"spot_mm\""), "{report}");
     }
 
     #[test]

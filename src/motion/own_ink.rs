@@ -128,26 +128,34 @@ pub struct OwnInkFit {
     pub ink_contrast: f64,
     /// That contrast in units of its standard deviation.
     pub sigmas: f64,
+    /// The least contrast that counts as the ink being there (see [`OWN_INK_SHARE`]).
+    pub least_contrast: f64,
 }
 
 /// The fit must stand this many standard deviations out of the noise (as a faint mark must:
 /// see [`super::sensing::FAINT_SIGMAS`]).
 pub const OWN_INK_SIGMAS: f64 = super::sensing::FAINT_SIGMAS;
 
-/// The least contrast the fitted ink may have: a third of a black marker's on white paper. A
+/// The least contrast the fitted ink may have, as a share of the contrast the robot's pen
+/// showed on the sheet's grid (see [`crate::motion::sensing::measure_eye`]): about a third. A
 /// pen running dry leaves a grey line, and still a mark a person reads; much paler, and the
 /// fit is more likely paper that is a little darker where the mark is than ink.
-pub const OWN_INK_CONTRAST: f64 = 0.3;
+pub const OWN_INK_SHARE: f64 = 0.35;
+
+/// That share of black ink's contrast on white paper (`1 - 1/7`: `docs/sensor.md`), for a
+/// sheet whose grid gave no measure.
+pub const OWN_INK_CONTRAST: f64 = OWN_INK_SHARE * (1.0 - crate::physical::BLACK_INK_OF_PAPER);
 
 impl OwnInkFit {
     /// Fits `samples` (each with the cover the mark should give it, `covers`) against the
-    /// square's blank paper, read with a sensor that measures every `read_period`. `None` when
-    /// no reading should see any ink.
+    /// square's blank paper, read with a sensor that measures every `read_period`; the ink
+    /// counts as seen from `least_contrast`. `None` when no reading should see any ink.
     pub fn of(
         blank: &BlankSquare,
         samples: &[Sample],
         covers: &[f64],
         read_period: Duration,
+        least_contrast: f64,
     ) -> Option<OwnInkFit> {
         let level = blank.level.max(1.0);
         let (mut cd, mut cc, mut c_sum) = (0.0, 0.0, 0.0);
@@ -172,12 +180,13 @@ impl OwnInkFit {
             peak_cover: covers.iter().copied().fold(0.0, f64::max),
             ink_contrast,
             sigmas: ink_contrast / variance.sqrt(),
+            least_contrast,
         })
     }
 
     /// The ink is there: dark enough and far enough out of the noise.
     pub fn seen(&self) -> bool {
-        self.ink_contrast >= OWN_INK_CONTRAST && self.sigmas >= OWN_INK_SIGMAS
+        self.ink_contrast >= self.least_contrast && self.sigmas >= OWN_INK_SIGMAS
     }
 
     /// "12 readings where the mark should cover up to 9 % of the spot: ink 0.82 as dark as a
@@ -286,8 +295,14 @@ mod tests {
             .iter()
             .map(|c| (70.0 * (1.0 - 0.85 * c)).round() as u8)
             .collect();
-        let fit =
-            OwnInkFit::of(&PAPER, &samples(&inked), &covers, Duration::from_millis(10)).unwrap();
+        let fit = OwnInkFit::of(
+            &PAPER,
+            &samples(&inked),
+            &covers,
+            Duration::from_millis(10),
+            OWN_INK_CONTRAST,
+        )
+        .unwrap();
         assert!((fit.ink_contrast - 0.85).abs() < 0.1, "{fit:?}");
         assert!(fit.seen(), "{fit:?}");
         let flat = OwnInkFit::of(
@@ -295,10 +310,18 @@ mod tests {
             &samples(&[70, 71, 69, 70, 70, 71, 69, 70, 70, 71, 69, 70]),
             &covers,
             Duration::from_millis(10),
+            OWN_INK_CONTRAST,
         )
         .unwrap();
         assert!(!flat.seen(), "{flat:?}");
-        assert!(OwnInkFit::of(&PAPER, &samples(&[70, 70]), &[0.0, 0.0], Duration::ZERO).is_none());
+        assert!(OwnInkFit::of(
+            &PAPER,
+            &samples(&[70, 70]),
+            &[0.0, 0.0],
+            Duration::ZERO,
+            OWN_INK_CONTRAST
+        )
+        .is_none());
     }
 
     #[test]
@@ -315,8 +338,32 @@ mod tests {
             &samples(&[67, 66, 67, 67]),
             &covers,
             Duration::from_millis(10),
+            OWN_INK_CONTRAST,
         )
         .unwrap();
         assert!(!fit.seen(), "{fit:?}");
+    }
+
+    #[test]
+    fn a_pale_pen_is_seen_against_the_contrast_it_showed_on_the_grid() {
+        // A grey pen, a quarter darker than the paper where it lies, under a fifth of the spot
+        // on twelve readings with 1 % noise: too pale for black ink's floor, not for its own.
+        let covers = [0.2; 12];
+        let fit = |least| {
+            OwnInkFit::of(
+                &PAPER,
+                &samples(&[66, 67, 66, 67, 66, 66, 67, 66, 67, 66, 67, 66]),
+                &covers,
+                Duration::from_millis(10),
+                least,
+            )
+            .unwrap()
+        };
+        assert!(!fit(OWN_INK_CONTRAST).seen());
+        assert!(
+            fit(0.25 * OWN_INK_SHARE).seen(),
+            "{:?}",
+            fit(0.25 * OWN_INK_SHARE)
+        );
     }
 }

@@ -81,17 +81,21 @@ pub fn locate_line(
     // The noise's variance, at least that of whole-percent steps (1/12): a fit through
     // noiseless readings is still only as sure as the rounding lets it be.
     let variance = (least / (readings.len() as f64 - 4.0).max(1.0)).max(1.0 / 12.0);
-    let within: Vec<f64> = fits
-        .iter()
-        .filter(|f| f.2 <= least + variance)
-        .map(|f| f.0)
-        .collect();
-    let (low, high) = within
-        .iter()
-        .fold((fix.at_deg, fix.at_deg), |(l, h), &c| (l.min(c), h.max(c)));
+    let scanned: Vec<(f64, f64)> = fits.iter().map(|f| (f.0, f.2)).collect();
     // The grid of centres is a quarter degree apart: no fit is placed finer than that.
-    fix.uncertainty_deg = ((high - low) / 2.0).max(0.125);
+    fix.uncertainty_deg = one_sigma(&scanned, fix.at_deg, least + variance).max(0.125);
     Some(fix)
+}
+
+/// Half the stretch of the values in `scanned` (value, what its fit leaves unexplained) whose
+/// fit leaves at most `bound`, around `best`: the profile likelihood's one standard deviation
+/// when `bound` is the least left plus one noise variance.
+pub(crate) fn one_sigma(scanned: &[(f64, f64)], best: f64, bound: f64) -> f64 {
+    let (low, high) = scanned
+        .iter()
+        .filter(|f| f.1 <= bound)
+        .fold((best, best), |(l, h), f| (l.min(f.0), h.max(f.0)));
+    (high - low) / 2.0
 }
 
 /// The least-squares fit of `percent = paper + slope * position - depth * chord(position -

@@ -301,6 +301,7 @@ fn a_signal_at_any_step_of_calibrate_leaves_every_motor_stopped_and_the_pen_up()
         ("Homing...", ("INT", 2)),
         ("Measuring each axis's travel...", ("TERM", 15)),
         ("Lowering the pen onto the sheet's corner", ("QUIT", 3)),
+        ("Drawing the grid, to measure", ("TERM", 15)),
         ("Reading the blank paper...", ("HUP", 1)),
         ("Draw an X across", ("TSTP", 20)),
     ] {

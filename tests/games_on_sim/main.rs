@@ -9,6 +9,7 @@
 #[path = "../sim_rig/mod.rs"]
 mod sim_rig;
 
+mod eye;
 mod faults;
 mod room;
 mod sheets;

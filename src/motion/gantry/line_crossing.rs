@@ -21,7 +21,7 @@ const WIDE_SEARCH_SHARE_OF_SQUARE: f64 = 0.4;
 /// in mm: the pen's own placing error is under a millimetre (measured: drawn lines lie 0 to
 /// 4 degrees from where they were sent), and the narrower search makes each of the set-up's
 /// crossings a third shorter.
-const JUST_DRAWN_SEARCH_MM: f64 = 2.0;
+pub(in crate::motion::gantry) const JUST_DRAWN_SEARCH_MM: f64 = 2.0;
 
 /// Which crossing: of a grid just drawn (the line is near where the pen was sent), or a check
 /// during the game (it may have moved by a tooth or more).

@@ -17,6 +17,7 @@ use std::time::Duration;
 mod drawing;
 mod homing;
 mod line_crossing;
+use line_crossing::JUST_DRAWN_SEARCH_MM;
 mod reading;
 pub mod ruler;
 mod safe_stop;
@@ -108,6 +109,10 @@ pub struct Gantry {
     paper_light: crate::motion::sensing::PaperLight,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
+    /// The sensor's spot and the robot's ink as the last grid's crossings measured them, and
+    /// the spot the robot config gave (see [`Gantry::eye`]).
+    eye: Option<crate::motion::sensing::EyeMeasure>,
+    configured_spot_mm: f64,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
     grid_as_drawn: Option<ruler::GridAsDrawn>,
     /// The board as the robot config places it, before the squares follow a grid that has
@@ -121,6 +126,8 @@ impl Gantry {
         Gantry {
             robot,
             board_as_configured: config.board.clone(),
+            configured_spot_mm: config.sensing.spot_mm,
+            eye: None,
             config,
             homed: [false; 3],
             stop: Some(StopRequest::new()),

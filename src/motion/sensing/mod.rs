@@ -43,12 +43,14 @@
 //! a used sheet found before the grid is drawn.
 
 mod blank;
+mod eye;
 mod grid_lines;
 mod light;
 mod look;
 mod verdict;
 
 pub use blank::BlankSquare;
+pub use eye::{measure_eye, EyeMeasure, LineCrossing};
 pub use grid_lines::{find_grid_lines, GridSighting};
 pub use light::{PaperLight, PaperRatio, Step, LIGHT_CHANGED, PLANE_SQUARES};
 pub(crate) use look::readings_per_measurement;

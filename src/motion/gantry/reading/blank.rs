@@ -191,7 +191,14 @@ impl Gantry {
 
     /// [`describe_eye`] at the read period measured so far.
     pub fn describe_eye(&self) -> Vec<String> {
-        describe_eye(&self.config, self.read_period())
+        let mut lines = describe_eye(&self.config, self.read_period());
+        if self.config.sensing.spot_mm != self.configured_spot_mm() {
+            lines.push(format!(
+                "the spot as measured on this sheet's grid, not sensing.spot_mm's {:.1} mm",
+                self.configured_spot_mm()
+            ));
+        }
+        lines
     }
 
     /// A grid sighting in words, in both units.
@@ -238,13 +245,14 @@ impl Gantry {
         let cells = self.all_squares();
         // The light is measured against this read from now on.
         self.paper_light = crate::motion::sensing::PaperLight::as_at_blank(size);
-        let rows = self.sweep_rows(&cells, self.blank_speed(), &[0])?;
+        let mut rows = self.sweep_rows(&cells, self.blank_speed(), &[0])?;
         if grid_drawn {
             self.check_grid_ink(&rows)?;
             let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
             if let Some(seen) = self.sight_grid(&rows, faint / 2.0) {
                 log::info!("the grid's lines: {}", self.describe_sighting(&seen));
             }
+            self.measure_the_eye(&mut rows);
         }
         let mut percents = vec![Vec::new(); cells.len()];
         let mut swept = vec![Vec::new(); cells.len()];

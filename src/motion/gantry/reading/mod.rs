@@ -8,6 +8,7 @@
 //! blank paper and the grid's ink, `own_mark` confirms the robot's own mark by its shape.
 
 mod blank;
+mod eye;
 mod own_mark;
 mod sensor_timing;
 mod sweeping;

@@ -48,7 +48,13 @@ impl Gantry {
             .iter()
             .map(|s| model.cover(&paths, f64::from(s.at.columns), f64::from(s.at.rows)))
             .collect();
-        OwnInkFit::of(blank, samples, &covers, period)
+        OwnInkFit::of(
+            blank,
+            samples,
+            &covers,
+            period,
+            self.own_ink_least_contrast(),
+        )
     }
 
     /// A closer look at the robot's own `mark` in `cell`: slow and dense, along the lines where
