@@ -61,6 +61,16 @@ pub struct SquareReading {
 }
 
 impl SquareReading {
+    /// A square not yet looked at, over `blank` paper.
+    pub fn unread(cell: Cell, blank: BlankSquare) -> SquareReading {
+        SquareReading {
+            cell,
+            blank,
+            looks: Vec::new(),
+            evidence: Evidence::Blank,
+        }
+    }
+
     pub fn marked(&self) -> bool {
         self.evidence == Evidence::Marked
     }

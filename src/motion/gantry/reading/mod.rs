@@ -9,6 +9,7 @@
 
 mod blank;
 mod eye;
+mod fresh_light;
 mod own_mark;
 mod sensor_timing;
 mod sweeping;
@@ -76,12 +77,7 @@ impl Gantry {
             .collect();
         let mut readings: Vec<SquareReading> = first
             .iter()
-            .map(|&cell| SquareReading {
-                cell,
-                blank: blank.of(cell),
-                looks: Vec::new(),
-                evidence: Evidence::Blank,
-            })
+            .map(|&cell| SquareReading::unread(cell, blank.of(cell)))
             .collect();
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
@@ -164,7 +160,16 @@ impl Gantry {
             .collect();
         if !readings.iter().any(SquareReading::marked) && !borderline.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &borderline, slow(self), &lines, light)?;
+            let before = (readings.clone(), self.paper_light, self.clock().now());
+            let rows = self.look(&mut readings, &borderline, slow(self), &lines, light)?;
+            self.judge_close_look_in_its_light(
+                blank,
+                empty,
+                &mut readings,
+                &borderline,
+                &rows,
+                before,
+            )?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let close = self.end_stage(stage, borderline.len());
             self.last_read.add_close(close);
@@ -187,7 +192,16 @@ impl Gantry {
             .collect();
         if !doubtful.is_empty() {
             stage = self.start_stage();
-            self.look(&mut readings, &doubtful, slow(self), &lines, light)?;
+            let before = (readings.clone(), self.paper_light, self.clock().now());
+            let rows = self.look(&mut readings, &doubtful, slow(self), &lines, light)?;
+            self.judge_close_look_in_its_light(
+                blank,
+                empty,
+                &mut readings,
+                &doubtful,
+                &rows,
+                before,
+            )?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let close = self.end_stage(stage, doubtful.len());
             self.last_read.add_close(close);
@@ -219,25 +233,12 @@ impl Gantry {
             self.clock().sleep(gone - now);
         }
         // Its row's empty squares, and the nearest rows' until three others measure the light
-        // beside it (one other cannot tell the light from ink).
-        let mut rows_by_distance: Vec<usize> = empty.iter().map(|c| c.row).collect();
-        rows_by_distance.sort_by_key(|&r| (r.abs_diff(cell.row), r));
-        rows_by_distance.dedup();
-        let mut row: Vec<Cell> = Vec::new();
-        for r in rows_by_distance {
-            if row.iter().filter(|&&c| c != cell).count() >= LIGHT_BESIDE {
-                break;
-            }
-            row.extend(empty.iter().copied().filter(|c| c.row == r));
-        }
+        // beside it.
+        let mut row = fresh_light::light_beside(empty, cell, &[cell]);
+        row.push(cell);
         let mut again: Vec<SquareReading> = row
             .iter()
-            .map(|&c| SquareReading {
-                cell: c,
-                blank: blank.of(c),
-                looks: Vec::new(),
-                evidence: Evidence::Blank,
-            })
+            .map(|&c| SquareReading::unread(c, blank.of(c)))
             .collect();
         let fast = self.first_look_speed();
         self.look(&mut again, &row, fast, &[0], (blank, empty))?;
@@ -299,8 +300,6 @@ impl Gantry {
         offsets: &[i32],
         (blank, empty): (&BlankPaper, &[Cell]),
     ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
-        let sensing = self.config.sensing.clone();
-        let spot_deg = self.config.reading_geometry().spot_columns_deg;
         let rows = self.sweep_rows(cells, speed_deg_per_s, offsets)?;
         for (_, samples) in &rows {
             self.last_read_samples.extend_from_slice(samples);
@@ -308,7 +307,22 @@ impl Gantry {
         // As timed on these very sweeps.
         let period = self.read_period();
         self.measure_the_light(blank, readings, &rows, empty, period);
-        for (sweep, samples) in &rows {
+        self.judge_looks(readings, cells, &rows, period)?;
+        Ok(rows)
+    }
+
+    /// Adds to `readings` what `rows` showed of each square, judged against its blank paper as
+    /// it now stands, and judges `cells` again with every look so far.
+    fn judge_looks(
+        &self,
+        readings: &mut [SquareReading],
+        cells: &[Cell],
+        rows: &[(Sweep, Vec<Sample>)],
+        period: Duration,
+    ) -> Result<()> {
+        let sensing = &self.config.sensing;
+        let spot_deg = self.config.reading_geometry().spot_columns_deg;
+        for (sweep, samples) in rows {
             for (cell, window) in &sweep.squares {
                 let samples = sensing::in_window(samples, window);
                 let reading = readings
@@ -318,7 +332,7 @@ impl Gantry {
                 let look = Look::of(
                     &reading.blank,
                     &samples,
-                    &sensing,
+                    sensing,
                     period,
                     spot_deg,
                     sweep.line_offset_deg == 0,
@@ -330,9 +344,9 @@ impl Gantry {
             }
         }
         for reading in readings.iter_mut().filter(|r| cells.contains(&r.cell)) {
-            reading.evidence = sensing::judge(&reading.blank, &reading.looks, &sensing);
+            reading.evidence = sensing::judge(&reading.blank, &reading.looks, sensing);
         }
-        Ok(rows)
+        Ok(())
     }
 }
 
