@@ -137,6 +137,10 @@ fn each_game_logs_the_lengths_it_reads_by_in_both_units() {
         "the eye, measured on 6 of the grid's 6 crossings: the sensor's spot 1",
         "sensing.spot_mm says 12.0), the robot's ink ",
         "the eye: the sensor's spot 12 mm (5",
+        // What a person waits through before the first move, phase by phase.
+        "the sheet is ready ",
+        "s after the game began: homing ",
+        "the blank read took ",
         "the eye: a fresh reading every ",
         "the eye: the thinnest line this spot tells from paper",
     ] {

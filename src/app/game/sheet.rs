@@ -18,9 +18,12 @@ impl Program<'_> {
             "Homing",
             &[&level, "Finding the end stops. Hands off the robot."],
         ));
+        let set_up_began = self.gantry.clock().now();
         let homing = self.gantry.home()?;
         log::info!("{homing}");
+        let checking_began = self.gantry.clock().now();
         self.make_sure_the_sheet_is_fresh(&level)?;
+        let checked = self.since(checking_began);
         self.panel.show(View::new(
             "Drawing the grid",
             &[&level, "Hands off the paper."],
@@ -28,12 +31,23 @@ impl Program<'_> {
         let began = self.gantry.clock().now();
         self.sheet_used = true;
         self.gantry.draw_grid()?;
-        log::info!("grid drawn in {:.1} s", self.since(began));
+        let drawn = self.since(began);
+        log::info!("grid drawn in {drawn:.1} s");
         self.panel.show(View::new(
             "Reading the paper",
             &[&level, "Hands off the paper."],
         ));
+        let reading_began = self.gantry.clock().now();
         let blank = self.gantry.read_blank_grid()?;
+        // What a person waits through before the first move, phase by phase (the sheet's
+        // check includes any time spent putting a fresh sheet in).
+        log::info!(
+            "the sheet is ready {:.1} s after the game began: homing {:.1} s, checking the \
+             sheet {checked:.1} s, the grid {drawn:.1} s, reading the paper {:.1} s",
+            self.since(set_up_began),
+            homing.took.as_secs_f64(),
+            self.since(reading_began)
+        );
         log::info!(
             "blank paper per square (%): {:?}; the sensor's noise {:.1}%",
             blank.levels(),

@@ -223,8 +223,17 @@ impl Gantry {
     /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
     /// lines are there: the pen inked.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
+        let began = self.clock().now();
         let blank = self.blank_readings(true)?;
+        let swept = self.clock().now();
         self.note_grid_as_drawn()?;
+        log::info!(
+            "the blank read took {:.1} s: the squares' paper and the sensor held still {:.1} s, \
+             the ruler's crossings of the grid's lines {:.1} s",
+            (self.clock().now() - began).as_secs_f64(),
+            (swept - began).as_secs_f64(),
+            (self.clock().now() - swept).as_secs_f64()
+        );
         Ok(blank)
     }
 
