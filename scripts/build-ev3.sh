@@ -55,7 +55,7 @@ echo "built target/$TARGET/release/ev3-tictactoe ($(stat -c %s "$binary") bytes)
 if $test; then
   # The library and integration tests, under the brick's CPU; those that start a binary as a
   # second process (engine_command, robot_commands, brickrun_lines, bad_inputs, the scoreboard
-  # tests that run the program or a writer process) are left to CI's qemu steps and the host, and the emulated-brick tests (ev3dev_sysfs, brick_games) mount
+  # tests that run the program or a writer process) are left to CI's qemu steps and the host, and the emulated-brick tests (ev3dev_sysfs, ev3dev_signals, brick_games) mount
   # FUSE from the test process, which is not tried under qemu-user. brick_buttons runs the
   # buttons' ioctl through qemu: whatever qemu makes of it must be "no buttons", not a panic.
   # Test harnesses always unwind, so the test build's std is built with unwinding (the shipped
