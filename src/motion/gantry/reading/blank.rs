@@ -194,7 +194,7 @@ impl Gantry {
         let mut lines = describe_eye(&self.config, self.read_period());
         if self.config.sensing.spot_mm != self.configured_spot_mm() {
             lines.push(format!(
-                "the spot as measured on this sheet's grid, not sensing.spot_mm's {:.1} mm",
+                "the spot as the grid's crossings measured it, not sensing.spot_mm's {:.1} mm",
                 self.configured_spot_mm()
             ));
         }

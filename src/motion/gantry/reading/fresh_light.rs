@@ -26,14 +26,12 @@
 //! it read in: judged in its own light, five in a sixteenth of the matrix under a 15 % drift
 //! and a 20 % shadow were no longer marks (the test that holds that room allows 3 % fewer).
 
-use super::{SquareReading, LIGHT_BESIDE};
+use super::{BlankPaper, SquareReading, LIGHT_BESIDE};
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
 use crate::motion::plan::Sweep;
 use crate::motion::sensing::{PaperLight, Sample, LIGHT_CHANGED};
 use std::time::Duration;
-
-use super::BlankPaper;
 
 /// The empty squares whose paper measures the light beside `around`: its row's, then the
 /// nearest rows', until [`LIGHT_BESIDE`] do (one other cannot tell the light from ink); none of
