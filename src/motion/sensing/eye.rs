@@ -301,8 +301,8 @@ mod tests {
     ) -> LineCrossing {
         let line_mm = 1.0;
         let r = spot_mm / 2.0;
-        // The spot summed on a raster a tenth of a mm fine.
-        let cell = 0.1;
+        // The spot summed on a raster a fifth of a mm fine.
+        let cell = 0.2;
         let cells = (r / cell).ceil() as i32;
         let readings = (0..=100)
             .map(|i| {
