@@ -155,15 +155,7 @@ impl Gantry {
                 ..was.clone()
             };
         }
-        let only_dimmed: Vec<(Sweep, Vec<Sample>)> = rows
-            .iter()
-            .map(|(sweep, samples)| {
-                let mut sweep = sweep.clone();
-                sweep.squares.retain(|(cell, _)| dimmed.contains(cell));
-                (sweep, samples.clone())
-            })
-            .collect();
-        self.judge_looks(readings, &dimmed, &only_dimmed, close_period)?;
+        self.judge_looks(readings, &dimmed, rows, close_period)?;
         for cell in newly_marked.into_iter().filter(|c| dimmed.contains(c)) {
             let still = readings.iter().any(|r| r.cell == cell && r.marked());
             log::info!(

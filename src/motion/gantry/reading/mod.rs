@@ -159,20 +159,8 @@ impl Gantry {
             .map(|r| r.cell)
             .collect();
         if !readings.iter().any(SquareReading::marked) && !borderline.is_empty() {
-            stage = self.start_stage();
-            let before = (readings.clone(), self.paper_light, self.clock().now());
-            let rows = self.look(&mut readings, &borderline, slow(self), &lines, light)?;
-            self.judge_close_look_in_its_light(
-                blank,
-                empty,
-                &mut readings,
-                &borderline,
-                &rows,
-                before,
-            )?;
+            self.look_closely(&mut readings, &borderline, slow(self), &lines, light)?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
-            let close = self.end_stage(stage, borderline.len());
-            self.last_read.add_close(close);
             looked_closely = borderline;
         }
         if !readings.iter().any(SquareReading::marked) {
@@ -191,25 +179,32 @@ impl Gantry {
             .filter(|cell| !looked_closely.contains(cell))
             .collect();
         if !doubtful.is_empty() {
-            stage = self.start_stage();
-            let before = (readings.clone(), self.paper_light, self.clock().now());
-            let rows = self.look(&mut readings, &doubtful, slow(self), &lines, light)?;
-            self.judge_close_look_in_its_light(
-                blank,
-                empty,
-                &mut readings,
-                &doubtful,
-                &rows,
-                before,
-            )?;
+            self.look_closely(&mut readings, &doubtful, slow(self), &lines, light)?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
-            let close = self.end_stage(stage, doubtful.len());
-            self.last_read.add_close(close);
         }
         // The light as the first look measured it, unsteady if it scattered then or moved
         // between the looks.
         self.paper_light = first_light.moved_by(moved);
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
+    }
+
+    /// The slow, dense look at `cells` along `lines`, its mark (if it makes one) judged in the
+    /// light of its own moment (see `fresh_light`), counted among the read's close looks.
+    fn look_closely(
+        &mut self,
+        readings: &mut [SquareReading],
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        lines: &[i32],
+        (blank, empty): (&BlankPaper, &[Cell]),
+    ) -> Result<()> {
+        let stage = self.start_stage();
+        let before = (readings.to_vec(), self.paper_light, self.clock().now());
+        let rows = self.look(readings, cells, speed_deg_per_s, lines, (blank, empty))?;
+        self.judge_close_look_in_its_light(blank, empty, readings, cells, &rows, before)?;
+        let close = self.end_stage(stage, cells.len());
+        self.last_read.add_close(close);
+        Ok(())
     }
 
     /// Looks again at `cell`, which the first look took for the one new mark while a person's
@@ -311,8 +306,8 @@ impl Gantry {
         Ok(rows)
     }
 
-    /// Adds to `readings` what `rows` showed of each square, judged against its blank paper as
-    /// it now stands, and judges `cells` again with every look so far.
+    /// Adds to `readings` what `rows` showed of each of `cells`, judged against its blank paper
+    /// as it now stands, and judges them again with every look so far.
     fn judge_looks(
         &self,
         readings: &mut [SquareReading],
@@ -323,7 +318,7 @@ impl Gantry {
         let sensing = &self.config.sensing;
         let spot_deg = self.config.reading_geometry().spot_columns_deg;
         for (sweep, samples) in rows {
-            for (cell, window) in &sweep.squares {
+            for (cell, window) in sweep.squares.iter().filter(|(c, _)| cells.contains(c)) {
                 let samples = sensing::in_window(samples, window);
                 let reading = readings
                     .iter_mut()
