@@ -146,6 +146,8 @@ pub struct Row {
     /// Squares whose read the robot doubted and read again (more than one new mark, or light
     /// that changed unevenly while it read).
     pub read_again: Vec<Cell>,
+    /// Of those, the squares read a third time: the light changed during the second read too.
+    pub read_thrice: Vec<Cell>,
     /// Squares whose reads found several new marks twice: a game void on a person's turn.
     pub voided: Vec<Cell>,
     /// Simulated time of each reading of the board.
@@ -240,6 +242,7 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         beyond: Vec::new(),
         false_marks: Vec::new(),
         read_again: Vec::new(),
+        read_thrice: Vec::new(),
         voided: Vec::new(),
         read_times: Vec::new(),
         stages: Vec::new(),
@@ -282,20 +285,27 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
         let mut took = sim.world().now() - began;
         row.stages.push(gantry.last_read());
         gantry.park().context("parking")?;
-        // As a person's turn does: a doubtful read is read again once hands are off, and the
-        // wait and the second read count in the read's time (the park between does not, as
-        // it does not for the first).
-        if Doubt::of(&marks, &gantry.paper_light()).is_some() {
-            row.read_again.push(cell);
+        // As a person's turn does: a doubtful read is read again once hands are off (and a
+        // third time if the light changed during the second too: `Doubt::after`), and the
+        // waits and the reads again count in the read's time (the parks between do not, as
+        // they do not for the first).
+        let mut reads = 1;
+        while Doubt::after(reads, &marks, &gantry.paper_light()).is_some() {
+            match reads {
+                1 => row.read_again.push(cell),
+                2 => row.read_thrice.push(cell),
+                _ => {}
+            }
             sim.world().advance(HANDS_OFF);
             let again = sim.world().now();
             (marks, readings) = gantry.read_new_marks(&blank, &empty).context("reading")?;
+            reads += 1;
             took += HANDS_OFF + (sim.world().now() - again);
             row.stages.push(gantry.last_read());
             gantry.park().context("parking")?;
-            if matches!(marks, NewMarks::Several(_)) {
-                row.voided.push(cell);
-            }
+        }
+        if reads > 1 && matches!(marks, NewMarks::Several(_)) {
+            row.voided.push(cell);
         }
         row.read_times.push(took);
         let found = match marks {
@@ -494,7 +504,8 @@ fn summary_of(rows: &[Row]) -> String {
         out,
         "  {} marks seen, {} missed, {} not sure of (the robot says so and asks for it \
          darker), {} missed within a quarter of the floors, {} beyond the sensor, {} squares \
-         taken for a mark wrongly; {} reads doubted and read again, {} games void.",
+         taken for a mark wrongly; {} reads doubted and read again ({} of them a third \
+         time: the light changed during the second read too), {} games void.",
         total(|r| r.seen),
         total(|r| r.missed.len()),
         total(|r| r.unsure.len()),
@@ -502,6 +513,7 @@ fn summary_of(rows: &[Row]) -> String {
         total(|r| r.beyond.len()),
         total(|r| r.false_marks.len()),
         total(|r| r.read_again.len()),
+        total(|r| r.read_thrice.len()),
         total(|r| r.voided.len())
     );
     for (label, marks, goal_s) in [

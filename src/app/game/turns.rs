@@ -55,9 +55,10 @@ impl Program<'_> {
         // Set once the grid has been checked after a read that saw several new marks: the
         // board is then read again at once, with no new press.
         let mut grid_checked = false;
-        // Set once a read the light may have fooled (several new marks, or paper that changed
-        // unevenly while it was read) has been read again: one more read a press, no more.
-        let mut looked_again = false;
+        // How many times the board has been read since the last press: a read the light may
+        // have fooled (several new marks, or paper that changed unevenly while it was read) is
+        // read again (see `Doubt::after`).
+        let mut reads = 0;
         let mut read_again = false;
         // The picture of a read that saw no new mark, kept once its answer is on the screen:
         // drawing it takes the brick's CPU most of a second.
@@ -73,6 +74,7 @@ impl Program<'_> {
                 }
                 self.person.your_move(board, human);
                 self.wait_for_touch()?;
+                reads = 0;
             }
             read_again = false;
             self.panel.activity(Activity::Busy);
@@ -82,6 +84,7 @@ impl Program<'_> {
             let began = self.gantry.clock().now();
             let own: Vec<(Cell, Mark)> = unconfirmed.iter().map(|u| (u.cell, u.mark)).collect();
             let (marks, readings, own_checks) = self.gantry.read_board(blank, &empty, &own)?;
+            reads += 1;
             for r in &readings {
                 log::info!("read {}: {}", self.gantry.square_name(r.cell), r.describe());
             }
@@ -101,9 +104,9 @@ impl Program<'_> {
             self.gantry.park()?;
             // One move makes one mark, and light that changes unevenly while the paper is read
             // (a shadow lifting, a corner settling) can pass for ink: such a read is not
-            // believed until a second one, once hands have left the board, agrees.
-            if let Some(doubt) = Doubt::of(&marks, &light).filter(|_| !looked_again) {
-                looked_again = true;
+            // believed until a second one, once hands have left the board, agrees; and a
+            // second one during which the light changed again is read a third time.
+            if let Some(doubt) = Doubt::after(reads, &marks, &light) {
                 let shown = match doubt {
                     Doubt::Several(_) => "More than one new mark, or the light changed.",
                     Doubt::Unsteady(_) => "The light changed while I read.",

@@ -58,7 +58,7 @@ pub use look::{
     local_paper_deg, pooled_sigmas, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS,
     MIN_READINGS_BESIDE, POOLED_LINES, POOLED_SIGMAS, SURE_SIGMAS,
 };
-pub use verdict::{judge, Doubt, Evidence, NewMarks, SquareReading, HANDS_OFF};
+pub use verdict::{judge, Doubt, Evidence, NewMarks, SquareReading, HANDS_OFF, MOST_READS};
 
 use crate::config::{AxisPoint, SensingConfig};
 use crate::game::Cell;

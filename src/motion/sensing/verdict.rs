@@ -177,7 +177,30 @@ impl Doubt {
             _ => None,
         }
     }
+
+    /// The doubt that sends the robot to read the board once more after `reads` reads since
+    /// the person pressed, the last of which found `marks` in `light`; `None` when the last
+    /// read stands. The first read is doubted as [`Doubt::of`] says. A read again is believed
+    /// unless the light changed in time while it went on too (a lamp switched just as it
+    /// read: the light moved between its looks, or stepped within one): that read saw the
+    /// room, not the board, so it is read once more, up to [`MOST_READS`]. Paper that only
+    /// scatters about the light is not enough: a second mark drawn with the first scatters
+    /// it so, on every read, and the read again that names both is the one to believe.
+    pub fn after(reads: usize, marks: &NewMarks, light: &PaperLight) -> Option<Doubt> {
+        let changed_in_time = light.moved > 0.0 || light.step.is_some();
+        match reads {
+            0 | 1 => Doubt::of(marks, light),
+            _ if reads < MOST_READS && changed_in_time => Some(Doubt::Unsteady(light.scatter)),
+            _ => None,
+        }
+    }
 }
+
+/// The most reads of the board one press makes: a first, a second once hands are off, and a
+/// third only when the light changed during the second as well. Each needs the room to change
+/// within a few seconds of the last; two such changes in a row are as far as a lamp and a
+/// shadow go together, and past that the robot believes what it read.
+pub const MOST_READS: usize = 3;
 
 #[cfg(test)]
 mod tests {

@@ -75,7 +75,7 @@ fn bit(cell: Cell) -> u32 {
     1 << (cell.row * 4 + cell.col).min(31)
 }
 
-pub(super) fn mean(ratios: &[PaperRatio]) -> f64 {
+fn mean(ratios: &[PaperRatio]) -> f64 {
     ratios.iter().map(|r| r.ratio).sum::<f64>() / ratios.len() as f64
 }
 
