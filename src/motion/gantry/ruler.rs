@@ -379,10 +379,20 @@ impl Gantry {
         Some(now.deg - then)
     }
 
+    /// True when `place` has every line it measured within [`GRID_TOLERANCE_MM`] of where the
+    /// squares now follow it: a nudge already followed is not a new one. (Held to where the
+    /// grid was drawn instead, a 1.5 mm nudge toward an end stop, which the squares could
+    /// follow only 1.1 mm before the pen's reach ran out, measured 2.1 mm on a later turn, in
+    /// the ruler's tail, and ended the game as a sheet that had moved.)
     fn within_tolerance(&self, place: &GridPlace) -> bool {
+        let followed = self.squares_followed_by();
         [Axis::Columns, Axis::Rows].into_iter().all(|axis| {
+            let kept = f64::from(match axis {
+                Axis::Columns => followed.columns,
+                _ => followed.rows,
+            });
             self.moved_since_drawn(place, axis)
-                .is_none_or(|moved| self.axis_mm(axis, moved.abs()) <= GRID_TOLERANCE_MM)
+                .is_none_or(|moved| self.axis_mm(axis, (moved - kept).abs()) <= GRID_TOLERANCE_MM)
         })
     }
 
