@@ -28,6 +28,12 @@ pub struct Look {
     pub mean_sigmas: f64,
     /// The mean distance between readings along the line, in degrees.
     pub spacing_deg: f64,
+    /// The depth that makes a clear mark on this look alone: the square's clear threshold in
+    /// the light of the look's own moment (see [`BlankSquare::thresholds`]). The sensor's
+    /// noise is the same in any light, so in a shadow it is a larger share of the paper and
+    /// the bar is higher; a look taken in a shadow is not judged by the bar of the brighter
+    /// light measured after it.
+    pub clear: f64,
 }
 
 /// A faint dip must stand this many of its own noise's standard deviations out of the paper
@@ -222,6 +228,7 @@ impl Look {
                 0.0
             },
             spacing_deg,
+            clear: blank.thresholds(settings).0,
         })
     }
 }

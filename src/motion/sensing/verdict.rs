@@ -19,16 +19,17 @@ pub enum Evidence {
     Marked,
 }
 
-/// Judges a square from its looks: marked with a dip past the clear threshold on any line, a
+/// Judges a square from its looks: marked with a dip past the clear threshold (of the light it
+/// was seen in: [`Look::clear`]) on any line, a
 /// whole line darker than its paper by the faint floor and [`MEAN_SIGMAS`] of its noise (ink
 /// spread over the window, which a speck under the spot cannot make), or a faint dip (past the
 /// faint floor and [`FAINT_SIGMAS`]) on two different lines, or small dips on three lines or
 /// more that together stand [`POOLED_SIGMAS`] out ([`pooled_sigmas`]); borderline with a faint
 /// dip on one.
 pub fn judge(blank: &BlankSquare, looks: &[Look], settings: &SensingConfig) -> Evidence {
-    let (clear, faint) = blank.thresholds(settings);
+    let (_, faint) = blank.thresholds(settings);
     if looks.iter().any(|l| {
-        l.depth >= clear
+        l.depth >= l.clear
             || (l.mean_depth >= faint && l.mean_sigmas >= MEAN_SIGMAS)
             || (l.local_depth >= faint && l.local_sigmas >= SURE_SIGMAS)
     }) {
@@ -231,6 +232,7 @@ mod tests {
             mean_depth: 0.0,
             mean_sigmas: 0.0,
             spacing_deg: 4.0,
+            clear: PAPER.thresholds(&settings()).0,
         }
     }
 
@@ -271,6 +273,46 @@ mod tests {
         // A thin black stroke: 40 % of the ink's contrast.
         assert_eq!(
             judge(&PAPER, &[look(170, 46.0)], &settings()),
+            Evidence::Marked
+        );
+    }
+
+    #[test]
+    fn a_dip_seen_in_a_shadow_is_judged_by_the_bar_of_that_shadow_not_of_the_light_after_it() {
+        // Noise of 2.3 points: under a 20 % shadow the paper reads 56 and the clear bar is
+        // 5 x 2.3 / 56 = 21 %; once the shadow has gone it reads 70 and the bar is 16 %.
+        let paper = BlankSquare {
+            noise: 2.3,
+            ..PAPER
+        };
+        let shadowed = paper.in_light(0.8, 0.0);
+        let (bar_in_shadow, _) = shadowed.thresholds(&settings());
+        let (bar_after, _) = paper.thresholds(&settings());
+        // A 17 % dip on the one look taken in the shadow, and a later look in full light that
+        // sees nothing there: ink stays, so the dip was not a clear mark.
+        let in_shadow = Look {
+            depth: 0.17,
+            local_depth: 0.17,
+            local_sigmas: 3.9,
+            clear: bar_in_shadow,
+            ..look(170, 56.0)
+        };
+        assert!(bar_after < in_shadow.depth && in_shadow.depth < bar_in_shadow);
+        let after = Look {
+            clear: bar_after,
+            ..look(170, 69.0)
+        };
+        assert_ne!(
+            judge(&paper, &[in_shadow.clone(), after], &settings()),
+            Evidence::Marked
+        );
+        // The same dip in full light passes that light's bar.
+        let in_full_light = Look {
+            clear: bar_after,
+            ..in_shadow
+        };
+        assert_eq!(
+            judge(&paper, &[in_full_light], &settings()),
             Evidence::Marked
         );
     }
@@ -410,6 +452,7 @@ mod tests {
             mean_depth: 0.0,
             mean_sigmas: 0.0,
             spacing_deg: 4.0,
+            clear: dim.thresholds(&settings()).0,
         };
         assert_eq!(judge(&dim, &[look_at(34.0)], &settings()), Evidence::Blank);
         assert_eq!(judge(&dim, &[look_at(6.0)], &settings()), Evidence::Marked);
