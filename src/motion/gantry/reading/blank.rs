@@ -228,8 +228,9 @@ impl Gantry {
         let swept = self.clock().now();
         self.note_grid_as_drawn()?;
         log::info!(
-            "the blank read took {:.1} s: the squares' paper and the sensor held still {:.1} s, \
-             the ruler's crossings of the grid's lines {:.1} s",
+            "the blank read took {:.1} s: the squares' paper (read twice, to hold it to one \
+             light) and the sensor held still {:.1} s, the ruler's crossings of the grid's lines \
+             {:.1} s",
             (self.clock().now() - began).as_secs_f64(),
             (swept - began).as_secs_f64(),
             (self.clock().now() - swept).as_secs_f64()
@@ -298,7 +299,7 @@ impl Gantry {
                 });
             }
         }
-        Ok(BlankPaper {
+        self.blank_in_one_light(BlankPaper {
             size,
             squares: pooled,
         })

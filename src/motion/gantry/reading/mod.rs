@@ -8,6 +8,7 @@
 //! blank paper and the grid's ink, `own_mark` confirms the robot's own mark by its shape.
 
 mod blank;
+mod blank_light;
 mod eye;
 mod fresh_light;
 mod own_mark;
@@ -235,6 +236,9 @@ impl Gantry {
             .iter()
             .map(|&c| SquareReading::unread(c, blank.of(c)))
             .collect();
+        // The light is measured anew: the first look's, a shadow perhaps lifting across it,
+        // may hold a slope across the board that was the shadow, not a lamp.
+        self.paper_light.per_column = 0.0;
         let fast = self.first_look_speed();
         self.look(&mut again, &row, fast, &[0], (blank, empty))?;
         let Some(reading) = again.into_iter().find(|r| r.cell == cell) else {
@@ -362,53 +366,8 @@ impl Gantry {
         empty: &[Cell],
         period: Duration,
     ) {
-        let size = self.config.board.size;
-        let on_centre = rows.iter().any(|(sweep, _)| sweep.line_offset_deg == 0);
-        let mut seen: Vec<(Cell, Vec<Sample>)> = Vec::new();
-        for (sweep, samples) in rows {
-            if on_centre && sweep.line_offset_deg != 0 {
-                continue;
-            }
-            for (cell, window) in &sweep.squares {
-                if !empty.contains(cell) {
-                    continue;
-                }
-                let inside = sensing::in_window(samples, window);
-                match seen.iter_mut().find(|(c, _)| c == cell) {
-                    Some((_, all)) => all.extend(inside),
-                    None => seen.push((*cell, inside)),
-                }
-            }
-        }
-        let ratios: Vec<PaperRatio> = seen
-            .into_iter()
-            .filter(|(_, samples)| !samples.is_empty())
-            .filter_map(|(cell, samples)| {
-                let blank = blank.of(cell);
-                // The mean, not the median: a blank square's window holds paper alone, and
-                // the mean of its readings is the surer measure (a median's variance is about
-                // pi/2 times a mean's); the one square that may hold the new mark is left out
-                // of the light altogether. The blank level's own uncertainty is in the ratio
-                // too, and off the centre line the paper's own.
-                let now = samples.iter().map(|s| f64::from(s.percent)).sum::<f64>()
-                    / samples.len() as f64;
-                let fresh = (samples.len() as f64
-                    / sensing::readings_per_measurement(&samples, period))
-                .max(1.0);
-                let spread = blank.noise / blank.level.max(1.0);
-                let paper = if on_centre { 0.0 } else { OFF_CENTRE_PAPER };
-                let error = (spread.powi(2) * (1.0 / fresh + blank.level_variance_share())
-                    + paper.powi(2))
-                .sqrt();
-                Some(PaperRatio {
-                    cell,
-                    ratio: now / blank.level.max(1.0),
-                    error,
-                    read_at: samples.last()?.time,
-                })
-            })
-            .collect();
-        let light = PaperLight::measure(size, &ratios, self.paper_light);
+        let ratios = paper_ratios(blank, rows, empty, period);
+        let light = PaperLight::measure(self.config.board.size, &ratios, self.paper_light);
         self.paper_light = light;
         for reading in readings.iter_mut() {
             reading.blank = blank
@@ -416,6 +375,60 @@ impl Gantry {
                 .in_light(light.at(reading.cell), light.error);
         }
     }
+}
+
+/// Each of the `empty` squares that `rows` crossed, as its readings there compare with its
+/// `blank` level: on the centre lines alone if any row is one.
+pub(super) fn paper_ratios(
+    blank: &BlankPaper,
+    rows: &[(Sweep, Vec<Sample>)],
+    empty: &[Cell],
+    period: Duration,
+) -> Vec<PaperRatio> {
+    let on_centre = rows.iter().any(|(sweep, _)| sweep.line_offset_deg == 0);
+    let mut seen: Vec<(Cell, Vec<Sample>)> = Vec::new();
+    for (sweep, samples) in rows {
+        if on_centre && sweep.line_offset_deg != 0 {
+            continue;
+        }
+        for (cell, window) in &sweep.squares {
+            if !empty.contains(cell) {
+                continue;
+            }
+            let inside = sensing::in_window(samples, window);
+            match seen.iter_mut().find(|(c, _)| c == cell) {
+                Some((_, all)) => all.extend(inside),
+                None => seen.push((*cell, inside)),
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, samples)| !samples.is_empty())
+        .filter_map(|(cell, samples)| {
+            let blank = blank.of(cell);
+            // The mean, not the median: a blank square's window holds paper alone, and the
+            // mean of its readings is the surer measure (a median's variance is about pi/2
+            // times a mean's); the one square that may hold the new mark is left out of the
+            // light altogether. The blank level's own uncertainty is in the ratio too, and off
+            // the centre line the paper's own.
+            let now =
+                samples.iter().map(|s| f64::from(s.percent)).sum::<f64>() / samples.len() as f64;
+            let fresh = (samples.len() as f64
+                / sensing::readings_per_measurement(&samples, period))
+            .max(1.0);
+            let spread = blank.noise / blank.level.max(1.0);
+            let paper = if on_centre { 0.0 } else { OFF_CENTRE_PAPER };
+            let error = (spread.powi(2) * (1.0 / fresh + blank.level_variance_share())
+                + paper.powi(2))
+            .sqrt();
+            Some(PaperRatio {
+                cell,
+                ratio: now / blank.level.max(1.0),
+                error,
+                read_at: samples.last()?.time,
+            })
+        })
+        .collect()
 }
 
 /// How much lighter or darker than along its centre line a square's paper may be along the

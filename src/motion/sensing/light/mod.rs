@@ -38,6 +38,10 @@ pub const LIGHT_CHANGED: f64 = 0.02;
 /// squares would follow the noise as closely as the light.
 pub const PLANE_SQUARES: usize = 5;
 
+/// A slope across the columns is kept for the next look only from a look resting on this many
+/// paper squares (see [`PaperLight::measure`]).
+pub const SLOPE_SQUARES: usize = 6;
+
 /// A square's ratio this many of the ratios' standard errors below the rest is named as the
 /// read's likely new mark in the log. Noise alone reaches it about once in 700 squares.
 const DARKER_THAN_THE_REST: f64 = 3.0;
@@ -118,9 +122,8 @@ impl PaperLight {
     }
 
     /// The light the `ratios` of a read's empty squares show, on a board of side `size`;
-    /// `before` (the last look's) where they are too few to tell light from ink (a single
-    /// square cannot say whether it darkened by a mark or by the light), and its slope across
-    /// the columns where they cannot measure one of their own.
+    /// `before` (the last look's) where they are too few to tell light from ink: a single
+    /// square cannot say whether it darkened by a mark or by the light.
     pub fn measure(size: usize, ratios: &[PaperRatio], before: PaperLight) -> PaperLight {
         let steady_before = PaperLight {
             steady: true,
@@ -133,16 +136,6 @@ impl PaperLight {
         if ratios.len() < 2 {
             return steady_before;
         }
-        let middle = (size as f64 - 1.0) / 2.0;
-        // Light brighter at one side of the sheet than the other (a lamp to one side) stays
-        // so from look to look: the slope along the columns a look measured is kept by the
-        // next unless that one measures it otherwise, past its errors. A look at a few squares
-        // cannot tell a slope from noise, and without it a square at the dim side was judged
-        // in the board's mean light: 3 % too bright under a lamp 10 % brighter at one side
-        // than the other, which a close look, built to find faint marks, took for ink. (The
-        // slope along the rows is not kept: the rows are read one after another, so it holds
-        // the light's drift over the look's seconds as much as the room's unevenness.)
-        let prior_column = before.per_column;
         let mut paper: Vec<PaperRatio> = ratios.to_vec();
         paper.sort_by(|a, b| a.ratio.total_cmp(&b.ratio));
         // One move makes one mark, and a mark only darkens: the darkest square is left out
@@ -150,14 +143,12 @@ impl PaperLight {
         // clearly darker, a faint mark's few percent pulled the light down with it and hid
         // itself; left out always, blank paper's light comes out a few tenths of a percent
         // bright, within LIGHT_CHANGED.) It is named when it stands clearly below the rest.
-        // (Its darkness is taken as read, not against the lamp's slope: measured, that took
-        // the dim side's paper for the likely mark less often, and invented more marks in the
-        // harsh room, 27 against 18 with the lamp switched on 40 s in.)
         let rest_median = median(paper[1..].iter().map(|r| r.ratio));
         let error = paper[0].error.max(rest_median * 0.005);
         let darker = (paper[0].ratio < rest_median - DARKER_THAN_THE_REST * 2f64.sqrt() * error)
             .then_some(paper[0].cell);
         paper.remove(0);
+        let middle = (size as f64 - 1.0) / 2.0;
         let mean_error = (paper.iter().map(|r| r.error.powi(2)).sum::<f64>() / paper.len() as f64)
             .sqrt()
             .max(0.005);
@@ -168,6 +159,21 @@ impl PaperLight {
         // marks in the matrix's noisiest rows).
         let significant = |value: f64, error: f64, least: f64| {
             value.abs() > least.max(SIGNIFICANT_SIGMAS * error)
+        };
+        // Light brighter at one side of the sheet than the other (a lamp to one side) stays
+        // so from look to look: the slope along the columns a look over most of the board
+        // measured is kept by the next unless that one measures another, past its errors. A
+        // later look over a few squares cannot measure a slope, and judged in the row's mean
+        // light, a square at the dim side read 3 % dark under the harsh lamp, which a close
+        // look took for a faint mark. Only from a look resting on [`SLOPE_SQUARES`] paper
+        // squares: a slope fitted to five, three figures from five, can be noise (a steady
+        // room's 9 % slope, kept, hid a person's O at the side it made dim). Not the slope
+        // along the rows: they are read one after another, so it holds the drift over the
+        // look's seconds as much as the room's unevenness.
+        let prior_column = if before.squares >= SLOPE_SQUARES {
+            before.per_column
+        } else {
+            0.0
         };
         let level_with = |per_column: f64, per_row: f64| {
             paper
@@ -258,6 +264,36 @@ impl PaperLight {
             steady,
             scatter,
             ..light
+        }
+    }
+
+    /// Whether paper read twice, its second `ratios` against its first on every square of a
+    /// board of side `size`, was read in one light both times: `Err` with the worst square's
+    /// distance from the plane through them all (a change of level, or a slope, is one light
+    /// still: a drift, a lamp to one side) when that is past what noise makes. No square is
+    /// left out as a mark: blank paper has none.
+    pub fn one_light(size: usize, ratios: &[PaperRatio]) -> std::result::Result<(), f64> {
+        let middle = (size as f64 - 1.0) / 2.0;
+        let Some(fit) = plane(ratios, middle) else {
+            return Ok(());
+        };
+        let mean_error = (ratios.iter().map(|r| r.error.powi(2)).sum::<f64>()
+            / ratios.len().max(1) as f64)
+            .sqrt()
+            .max(0.005);
+        let scatter = ratios
+            .iter()
+            .map(|r| {
+                let on_plane = fit.level
+                    + fit.per_column * (r.cell.col as f64 - middle)
+                    + fit.per_row * (r.cell.row as f64 - middle);
+                (r.ratio - on_plane).abs()
+            })
+            .fold(0.0, f64::max);
+        if scatter > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error) {
+            Err(scatter)
+        } else {
+            Ok(())
         }
     }
 
@@ -398,15 +434,14 @@ mod tests {
 
     #[test]
     fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squares() {
-        // The first look measures the lamp (10 % brighter at the right than at the left);
-        // a close look then crosses three squares of the top row only, in light 4 % dimmer
+        // The first look measures the lamp (10 % brighter at the right than at the left) on
+        // eight paper squares; a close look then crosses the top row only, in light 4 % dimmer
         // since (a drift). Its left square is judged in its own light, not the row's mean,
-        // which is 5 % brighter than the left square's paper. (The darkest square read, the
-        // left one, is left out of the light, so the level rests on the other two: within
-        // half a percent.)
+        // 5 % brighter. (The darkest square, the left one, is left out of the light, so the
+        // level rests on the other two: within half a percent.)
         let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
         let first = PaperLight::measure(3, &board(lamp, &[]), at_blank());
-        let row: Vec<PaperRatio> = board(|c| 0.96 * lamp(c), &[3, 4, 5, 6, 7, 8]);
+        let row = board(|c| 0.96 * lamp(c), &[3, 4, 5, 6, 7, 8]);
         let later = PaperLight::measure(3, &row, first);
         let left = Cell::from_index(0, 3);
         assert!(
@@ -416,6 +451,30 @@ mod tests {
         // Unless the later look measures another slope past its errors: a lamp switched off.
         let even = PaperLight::measure(3, &board(|_| 0.96, &[]), first);
         assert_eq!(even.per_column, 0.0, "{even:?}");
+        // A slope measured on five paper squares is not kept: three figures from five.
+        let five = PaperLight::measure(3, &board(lamp, &[0, 4, 8]), at_blank());
+        assert!(five.per_column > 0.0 && five.squares < SLOPE_SQUARES);
+        assert_eq!(PaperLight::measure(3, &row, five).per_column, 0.0);
+    }
+
+    #[test]
+    fn paper_read_twice_is_in_one_light_unless_the_light_stepped_while_it_was_read() {
+        // Between the two reads the light rose 6 % and a lamp made the right side 10 %
+        // brighter than the left, with a percent of noise: one light still.
+        let wobble = |c: Cell| 0.005 * ((c.row * 3 + c.col) as f64 % 3.0 - 1.0);
+        let drift_and_lamp = |c: Cell| 1.01 + 0.05 * c.col as f64 + wobble(c);
+        assert_eq!(
+            PaperLight::one_light(3, &board(drift_and_lamp, &[])),
+            Ok(())
+        );
+        // A lamp switched on after the first read's fourth square: those four read 15 %
+        // dimmer then than the rest, against a second read all under the lamp.
+        let stepped = |c: Cell| if c.index(3) < 4 { 1.15 } else { 1.0 } + wobble(c);
+        let scatter = PaperLight::one_light(3, &board(stepped, &[])).unwrap_err();
+        assert!(scatter > 0.05, "{scatter}");
+        // One square read in the other light, the last: no square is left out as a mark.
+        let last = |c: Cell| if c.index(3) == 8 { 0.87 } else { 1.0 } + wobble(c);
+        assert!(PaperLight::one_light(3, &board(last, &[])).is_err());
     }
 
     #[test]
