@@ -235,14 +235,18 @@ impl PaperLight {
             // after, then follow the paper far more closely than any plane, which only tilts
             // towards the step and leaves the squares near it a few percent off.
             let better = |step: &Step| step.scatter < scatter * STEP_BETTER;
-            if let Some(step) = Step::fitted(ratios, &paper, allowed).filter(better) {
+            if let Some(step) = Step::fitted(ratios, &paper, allowed, middle).filter(better) {
                 return PaperLight {
                     level: step.after,
-                    per_column: 0.0,
+                    per_column: step.after_per_column,
                     per_row: 0.0,
                     error: mean_error / (step.fewest as f64).sqrt(),
                     step: Some(step),
                     scatter: step.scatter,
+                    // A step with a slope (a lamp to one side switched) is followed, but a
+                    // read in it is doubted, as one no plane followed was before: a slope on
+                    // each side of a step follows noise too (see `Step::fitted`).
+                    steady: !step.is_sloped(),
                     ..fitted
                 };
             }
@@ -299,17 +303,18 @@ impl PaperLight {
 
     /// The factor on `cell`'s blank level.
     pub fn at(&self, cell: Cell) -> f64 {
+        let after = self.level
+            + self.per_column * (cell.col as f64 - self.middle)
+            + self.per_row * (cell.row as f64 - self.middle);
         if let Some(step) = self.step {
             if step.straddles(cell) {
-                return step.before.max(step.after);
+                return step.before_at(cell, self.middle).max(after);
             }
             if step.before_it(cell) {
-                return step.before;
+                return step.before_at(cell, self.middle);
             }
         }
-        self.level
-            + self.per_column * (cell.col as f64 - self.middle)
-            + self.per_row * (cell.row as f64 - self.middle)
+        after
     }
 
     /// How far apart this light and `other`, both measured within one read, are at the
