@@ -35,14 +35,14 @@ impl Gantry {
         let mut kept = paper;
         for read in 2..=BLANK_READS {
             let rows = self.sweep_rows(&cells, fast, &[0])?;
-            let ratios = paper_ratios(&kept, &rows, &cells, self.read_period());
+            let period = self.read_period();
+            let ratios = paper_ratios(&kept, &rows, &cells, period);
             let Err(scatter) = PaperLight::one_light(kept.size, &ratios) else {
                 return Ok(kept);
             };
             // The later read stands for the blank paper: its levels, with the noise the
             // slow read measured (a fast read has too few readings a square to measure it).
             let noise = kept.squares[0].noise;
-            let period = self.read_period();
             let mut read_now = by_square(&rows);
             read_now.sort_by_key(|(cell, _)| cell.index(kept.size));
             let squares: Option<Vec<BlankSquare>> = read_now

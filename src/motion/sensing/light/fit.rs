@@ -52,22 +52,24 @@ impl Step {
         allowed: f64,
         middle: f64,
     ) -> Option<Step> {
-        Step::fitted_as(all, paper, allowed, None)
-            .or_else(|| Step::fitted_as(all, paper, allowed, Some(middle)))
+        Step::fitted_as(all, paper, allowed, middle, false)
+            .or_else(|| Step::fitted_as(all, paper, allowed, middle, true))
     }
 
-    /// As [`Step::fitted`], flat, or with `sloped` (the board's middle column) a slope on
-    /// each side.
+    /// As [`Step::fitted`], flat, or `sloped` with a slope on each side.
     fn fitted_as(
         all: &[PaperRatio],
         paper: &[PaperRatio],
         allowed: f64,
-        sloped: Option<f64>,
+        middle: f64,
+        sloped: bool,
     ) -> Option<Step> {
-        let middle = sloped.unwrap_or(0.0);
-        let light = |side: &[PaperRatio]| match sloped {
-            Some(middle) => side_light(side, middle),
-            None => (mean(side), 0.0),
+        let light = |side: &[PaperRatio]| {
+            if sloped {
+                side_light(side, middle)
+            } else {
+                (mean(side), 0.0)
+            }
         };
         let mut by_time: Vec<PaperRatio> = paper.to_vec();
         by_time.sort_by_key(|r| r.read_at);
@@ -143,6 +145,15 @@ fn mean(ratios: &[PaperRatio]) -> f64 {
     ratios.iter().map(|r| r.ratio).sum::<f64>() / ratios.len() as f64
 }
 
+/// The root mean square of the `ratios`' own errors: the error of one of them, typically; 0
+/// for none.
+pub(super) fn rms_error(ratios: &[PaperRatio]) -> f64 {
+    if ratios.is_empty() {
+        return 0.0;
+    }
+    (ratios.iter().map(|r| r.error.powi(2)).sum::<f64>() / ratios.len() as f64).sqrt()
+}
+
 /// The light one side of a step shows: its level at the board's `middle` column, and its
 /// slope across the columns where four squares or more over two columns or more show one
 /// past [`SIGNIFICANT_SIGMAS`] of its error (else flat: two squares fit any slope, and three
@@ -163,7 +174,7 @@ fn side_light(side: &[PaperRatio], middle: f64) -> (f64, f64) {
         .map(|r| (r.cell.col as f64 - mean_column) * (r.ratio - level))
         .sum::<f64>()
         / spread;
-    let error = (side.iter().map(|r| r.error.powi(2)).sum::<f64>() / n).sqrt() / spread.sqrt();
+    let error = rms_error(side) / spread.sqrt();
     if per_column.abs() > SIGNIFICANT_SIGMAS * error {
         (level - per_column * (mean_column - middle), per_column)
     } else {
@@ -225,7 +236,7 @@ pub(super) fn plane(ratios: &[PaperRatio], middle: f64) -> Option<Plane> {
     }
     let per_column = (sxz * syy - syz * sxy) / det;
     let per_row = (syz * sxx - sxz * sxy) / det;
-    let error = (ratios.iter().map(|r| r.error.powi(2)).sum::<f64>() / n).sqrt();
+    let error = rms_error(ratios);
     Some(Plane {
         level: mz - per_column * mx - per_row * my,
         per_column,
@@ -271,7 +282,7 @@ mod tests {
         };
         let paper = read_in(truth);
         // No flat step follows the lamp's side within 2 %: its squares lie 5 % either side.
-        assert!(Step::fitted_as(&paper, &paper, 0.02, None).is_none());
+        assert!(Step::fitted_as(&paper, &paper, 0.02, 1.0, false).is_none());
         let light = PaperLight::measure(3, &paper, PaperLight::as_at_blank(3));
         let step = light.step.expect("a step in time");
         assert!(

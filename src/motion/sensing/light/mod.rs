@@ -23,7 +23,7 @@ mod fit;
 
 use crate::game::Cell;
 pub use fit::Step;
-use fit::{median, plane, Plane};
+use fit::{median, plane, rms_error, Plane};
 use std::time::Duration;
 
 /// A change of the light smaller than this share, and within the estimate's own noise, is not
@@ -149,9 +149,7 @@ impl PaperLight {
             .then_some(paper[0].cell);
         paper.remove(0);
         let middle = (size as f64 - 1.0) / 2.0;
-        let mean_error = (paper.iter().map(|r| r.error.powi(2)).sum::<f64>() / paper.len() as f64)
-            .sqrt()
-            .max(0.005);
+        let mean_error = rms_error(&paper).max(0.005);
         let level_error = mean_error / (paper.len() as f64).sqrt();
         // A change the estimate cannot tell from its own noise is no change: every correction
         // carries the estimate's error into each comparison, and in steady light that only
@@ -281,10 +279,7 @@ impl PaperLight {
         let Some(fit) = plane(ratios, middle) else {
             return Ok(());
         };
-        let mean_error = (ratios.iter().map(|r| r.error.powi(2)).sum::<f64>()
-            / ratios.len().max(1) as f64)
-            .sqrt()
-            .max(0.005);
+        let mean_error = rms_error(ratios).max(0.005);
         let scatter = ratios
             .iter()
             .map(|r| {
