@@ -1,0 +1,226 @@
+//! The light's measure, specified on boards read under chosen light.
+
+use super::*;
+use crate::motion::sensing::{Doubt, NewMarks, MOST_READS};
+
+/// Every square of a 3 x 3 board but `skip`, reading `light(cell)` of its blank level, each
+/// ratio known to 1 %, read one after another row by row, a third of a second apart.
+fn board(light: impl Fn(Cell) -> f64, skip: &[usize]) -> Vec<PaperRatio> {
+    (0..9)
+        .filter(|i| !skip.contains(i))
+        .map(|i| {
+            let cell = Cell::from_index(i, 3);
+            PaperRatio {
+                cell,
+                ratio: light(cell),
+                error: 0.01,
+                read_at: Duration::from_millis(333 * i as u64),
+            }
+        })
+        .collect()
+}
+
+fn at_blank() -> PaperLight {
+    PaperLight::as_at_blank(3)
+}
+
+#[test]
+fn steady_light_leaves_the_blank_levels_as_they_were() {
+    let wobble = |c: Cell| 1.0 + 0.005 * ((c.row * 3 + c.col) as f64 % 3.0 - 1.0);
+    let light = PaperLight::measure(3, &board(wobble, &[]), at_blank());
+    assert!(light.is_as_at_blank(), "{light:?}");
+    assert!(light.steady);
+    assert_eq!(light.describe(3), None);
+}
+
+#[test]
+fn paper_dimmed_alike_everywhere_is_light_and_a_mark_under_it_still_stands_out() {
+    // A shadow of 9 %, and an X in the centre reading 30 % under its paper beside that.
+    let centre = Cell { row: 1, col: 1 };
+    let dim = |c: Cell| if c == centre { 0.91 * 0.7 } else { 0.91 };
+    let light = PaperLight::measure(3, &board(dim, &[]), at_blank());
+    assert!((light.level - 0.91).abs() < 1e-9, "{light:?}");
+    assert_eq!(light.darker, Some(centre));
+    assert!(light.steady);
+    let said = light.describe(3).unwrap();
+    assert!(
+        said.starts_with("the paper reads 9 % darker than at the start"),
+        "{said}"
+    );
+    assert!(said.contains("the light changed"), "{said}");
+}
+
+#[test]
+fn light_brighter_at_one_side_is_followed_across_the_board() {
+    // A lamp to the right: 0 % at the left column, 10 % at the right, 5 % darker overall.
+    let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
+    let light = PaperLight::measure(3, &board(lamp, &[4]), at_blank());
+    for i in [0, 2, 6, 8] {
+        let cell = Cell::from_index(i, 3);
+        assert!(
+            (light.at(cell) - lamp(cell)).abs() < 1e-9,
+            "{cell:?}: {light:?}"
+        );
+    }
+    assert!(light.steady);
+    assert!(light.describe(3).unwrap().contains("10 % more at one side"));
+}
+
+#[test]
+fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squares() {
+    // The first look measures the lamp (10 % brighter at the right than at the left) on
+    // eight paper squares; a close look then crosses the top row only, in light 4 % dimmer
+    // since (a drift). Its left square is judged in its own light, not the row's mean,
+    // 5 % brighter. (The darkest square, the left one, is left out of the light, so the
+    // level rests on the other two: within half a percent.)
+    let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
+    let first = PaperLight::measure(3, &board(lamp, &[]), at_blank());
+    let row = board(|c| 0.96 * lamp(c), &[3, 4, 5, 6, 7, 8]);
+    let later = PaperLight::measure(3, &row, first);
+    let left = Cell::from_index(0, 3);
+    assert!(
+        (later.at(left) - 0.96 * lamp(left)).abs() < 0.005,
+        "{later:?}"
+    );
+    // Unless the later look measures another slope past its errors: a lamp switched off.
+    let even = PaperLight::measure(3, &board(|_| 0.96, &[]), first);
+    assert_eq!(even.per_column, 0.0, "{even:?}");
+    // A slope measured on five paper squares is not kept: three figures from five.
+    let five = PaperLight::measure(3, &board(lamp, &[0, 4, 8]), at_blank());
+    assert!(five.per_column > 0.0 && five.squares < SLOPE_SQUARES);
+    assert_eq!(PaperLight::measure(3, &row, five).per_column, 0.0);
+}
+
+#[test]
+fn paper_read_twice_is_in_one_light_unless_the_light_stepped_while_it_was_read() {
+    // Between the two reads the light rose 6 % and a lamp made the right side 10 %
+    // brighter than the left, with a percent of noise: one light still.
+    let wobble = |c: Cell| 0.005 * ((c.row * 3 + c.col) as f64 % 3.0 - 1.0);
+    let drift_and_lamp = |c: Cell| 1.01 + 0.05 * c.col as f64 + wobble(c);
+    assert_eq!(
+        PaperLight::one_light(3, &board(drift_and_lamp, &[])),
+        Ok(())
+    );
+    // A lamp switched on after the first read's fourth square: those four read 15 %
+    // dimmer then than the rest, against a second read all under the lamp.
+    let stepped = |c: Cell| if c.index(3) < 4 { 1.15 } else { 1.0 } + wobble(c);
+    let scatter = PaperLight::one_light(3, &board(stepped, &[])).unwrap_err();
+    assert!(scatter > 0.05, "{scatter}");
+    // One square read in the other light, the last: no square is left out as a mark.
+    let last = |c: Cell| if c.index(3) == 8 { 0.87 } else { 1.0 } + wobble(c);
+    assert!(PaperLight::one_light(3, &board(last, &[])).is_err());
+}
+
+#[test]
+fn two_squares_left_take_the_brighter_for_paper_and_one_takes_the_last_reads_light() {
+    let two = [
+        PaperRatio {
+            cell: Cell::from_index(0, 3),
+            ratio: 0.88,
+            error: 0.01,
+            read_at: Duration::ZERO,
+        },
+        PaperRatio {
+            cell: Cell::from_index(8, 3),
+            ratio: 0.6,
+            error: 0.01,
+            read_at: Duration::from_secs(1),
+        },
+    ];
+    let light = PaperLight::measure(3, &two, at_blank());
+    assert!((light.level - 0.88).abs() < 1e-9, "{light:?}");
+    let one = PaperLight::measure(3, &two[1..], light);
+    assert_eq!(
+        one.level, light.level,
+        "one square cannot tell light from ink"
+    );
+}
+
+#[test]
+fn a_shadow_that_lifts_during_the_look_is_a_step_in_time_and_each_side_keeps_its_light() {
+    // The first four squares read in a 20 % shadow, the rest in full light.
+    let lifts = |c: Cell| if c.row * 3 + c.col < 4 { 0.8 } else { 1.0 };
+    let light = PaperLight::measure(3, &board(lifts, &[]), at_blank());
+    assert!(light.steady, "{light:?}");
+    let step = light.step.expect("a step");
+    assert!((step.before - 0.8).abs() < 1e-9 && (step.after - 1.0).abs() < 1e-9);
+    for i in 0..9 {
+        let cell = Cell::from_index(i, 3);
+        assert!((light.at(cell) - lifts(cell)).abs() < 1e-9, "{cell:?}");
+    }
+}
+
+#[test]
+fn light_that_scatters_the_paper_past_any_plane_or_step_makes_the_read_unsteady() {
+    // Every other square in a shadow: no plane, no single step in time follows that.
+    let flicker = |c: Cell| {
+        if (c.row * 3 + c.col).is_multiple_of(2) {
+            0.8
+        } else {
+            1.0
+        }
+    };
+    let light = PaperLight::measure(3, &board(flicker, &[]), at_blank());
+    assert!(!light.steady, "{light:?}");
+    assert!(light.step.is_none());
+}
+
+#[test]
+fn light_that_moved_between_two_looks_of_one_read_is_told_from_noise() {
+    let at = |level: f64| PaperLight::measure(3, &board(|_| level, &[]), at_blank());
+    let (first, later) = (at(0.85), at(1.0));
+    let moved = later.changed_since(&first).expect("15 % is past noise");
+    assert!((moved - 0.15).abs() < 1e-9);
+    assert_eq!(at(0.86).changed_since(&first), None);
+    assert!(!first.moved_by(moved).steady);
+    assert!(first.moved_by(0.0).steady);
+}
+
+#[test]
+fn a_read_with_several_new_marks_or_unsteady_light_is_doubted() {
+    let steady = at_blank();
+    let (a, b) = (Cell::from_index(0, 3), Cell::from_index(4, 3));
+    assert_eq!(Doubt::of(&NewMarks::One(a), &steady), None);
+    assert_eq!(
+        Doubt::of(&NewMarks::Several(vec![a, b]), &steady),
+        Some(Doubt::Several(vec![a, b]))
+    );
+    let unsteady = steady.moved_by(0.1);
+    assert_eq!(
+        Doubt::of(&NewMarks::None, &unsteady),
+        Some(Doubt::Unsteady(0.1))
+    );
+}
+
+#[test]
+fn a_read_again_is_believed_unless_the_light_changed_while_it_went_on_too() {
+    let steady = at_blank();
+    let unsteady = steady.moved_by(0.1);
+    let (a, b) = (Cell::from_index(0, 3), Cell::from_index(4, 3));
+    let several = NewMarks::Several(vec![a, b]);
+    assert_eq!(
+        Doubt::after(1, &NewMarks::One(a), &unsteady),
+        Some(Doubt::Unsteady(0.1))
+    );
+    // The second read, in steady light: what it saw stands, several marks too.
+    assert_eq!(Doubt::after(2, &several, &steady), None);
+    assert_eq!(Doubt::after(2, &NewMarks::One(a), &steady), None);
+    // The light changed during the second read as well: once more, and no more.
+    assert_eq!(
+        Doubt::after(2, &several, &unsteady),
+        Some(Doubt::Unsteady(0.1))
+    );
+    assert_eq!(Doubt::after(MOST_READS, &several, &unsteady), None);
+    // Paper scattered about the light, as a second mark scatters it, with no change in
+    // time: the second read stands.
+    let scattered = PaperLight {
+        steady: false,
+        scatter: 0.05,
+        ..steady
+    };
+    assert_eq!(
+        Doubt::after(1, &NewMarks::One(a), &scattered),
+        Some(Doubt::Unsteady(0.05))
+    );
+    assert_eq!(Doubt::after(2, &several, &scattered), None);
+}
