@@ -73,16 +73,54 @@ fn after_the_level_the_player_chooses_who_starts_or_goes_back() {
 }
 
 #[test]
-fn on_the_scores_centre_starts_a_game_for_two_people_and_any_other_button_goes_back() {
+fn on_the_scores_centre_starts_a_game_for_two_people_down_opens_the_setup_and_any_other_goes_back()
+{
+    for key in Key::ALL {
+        let expected = match key {
+            Key::Centre => (Menu::Main, Action::Referee),
+            Key::Down => (Menu::Settings, Action::Show),
+            _ => (Menu::Main, Action::Show),
+        };
+        assert_eq!(Menu::Scores.press(key, &levels()), expected, "{key:?}");
+    }
+}
+
+#[test]
+fn the_setup_is_two_presses_from_the_main_menu() {
+    let (scores, _) = Menu::Main.press(Key::Down, &levels());
+    let (setup, action) = scores.press(Key::Down, &levels());
+    assert_eq!((setup, action), (Menu::Settings, Action::Show));
+}
+
+#[test]
+fn on_the_setup_left_turns_the_voice_over_down_asks_to_reset_and_up_goes_back() {
+    let cases = [
+        (Key::Left, Menu::Settings, Action::ToggleVoice),
+        (Key::Down, Menu::ConfirmReset, Action::Show),
+        (Key::Up, Menu::Main, Action::Show),
+        (Key::Centre, Menu::Settings, Action::Ignore),
+        (Key::Right, Menu::Settings, Action::Ignore),
+    ];
+    for (key, state, action) in cases {
+        assert_eq!(
+            Menu::Settings.press(key, &levels()),
+            (state, action),
+            "setup, {key:?}"
+        );
+    }
+}
+
+#[test]
+fn only_the_centre_button_resets_the_scores_and_every_other_keeps_them() {
     for key in Key::ALL {
         let expected = if key == Key::Centre {
-            Action::Referee
+            Action::ResetScores
         } else {
             Action::Show
         };
         assert_eq!(
-            Menu::Scores.press(key, &levels()),
-            (Menu::Main, expected),
+            Menu::ConfirmReset.press(key, &levels()),
+            (Menu::Settings, expected),
             "{key:?}"
         );
     }

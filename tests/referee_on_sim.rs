@@ -142,7 +142,7 @@ fn the_scores_page_starts_a_game_for_two_people() {
     assert!(rig.screens.titled("Scores").iter().any(|v| v
         .paragraphs
         .iter()
-        .any(|p| p == "CENTRE 2 players, other: back")));
+        .any(|p| p == "CENTRE 2 players, DOWN setup")));
 }
 
 /// Someone at the table who, at their `at_move`-th turn, draws nothing and the program is

@@ -7,12 +7,14 @@ pub mod brick;
 pub mod game;
 pub mod journal;
 pub mod panel;
+pub mod preferences;
 pub mod referee;
 pub mod resume;
 pub mod safety;
 pub mod scripted;
 pub mod sentinel;
 pub mod session;
+mod settings_page;
 
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Mark};
@@ -26,6 +28,7 @@ use crate::ui::view::View;
 use game::GameReport;
 use journal::JournalFile;
 use panel::Panel;
+use preferences::PreferencesFile;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
@@ -183,6 +186,8 @@ pub struct Program<'p> {
     pub scores: ScoreFile,
     /// The game in progress, beside the scores.
     journal: JournalFile,
+    /// The person's settings (the voice), beside the scores.
+    preferences: PreferencesFile,
     pub rng: ChaCha8Rng,
     pub person: &'p mut dyn Person,
     pub stop: StopRequest,
@@ -227,6 +232,7 @@ impl<'p> Program<'p> {
             battery,
             panel,
             journal: JournalFile::beside(&scores),
+            preferences: PreferencesFile::beside(&scores),
             scores,
             rng,
             person,
@@ -318,6 +324,7 @@ impl<'p> Program<'p> {
     /// Greets, warns about a low battery, and says if the buttons cannot be used.
     fn start(&mut self) -> Flow<()> {
         log::info!("program started");
+        self.apply_preferences()?;
         let volts = self.battery.as_mut().map(|b| b.voltage_v());
         match volts {
             Some(Ok(v)) if v < self.settings.low_battery_v => {
@@ -343,7 +350,7 @@ impl<'p> Program<'p> {
         let mut menu = Menu::Main;
         loop {
             let scores = self.load_scores();
-            let view = View::of_menu(&menu, &self.menu_levels, &scores);
+            let view = View::of_menu(&menu, &self.menu_levels, &scores, !self.panel.muted);
             self.panel.activity(Activity::Menu);
             self.panel.show(view);
             self.person.at_menu(&menu);
@@ -366,6 +373,8 @@ impl<'p> Program<'p> {
                     self.pause(self.settings.result_shown_for)?;
                     menu = Menu::Scores;
                 }
+                Action::ToggleVoice => self.toggle_voice(),
+                Action::ResetScores => self.reset_scores_from_menu()?,
             }
         }
     }

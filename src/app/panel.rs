@@ -65,6 +65,8 @@ pub struct Panel {
     pub speaker: Option<Box<dyn Speaker>>,
     /// Says the key moments aloud (see [`crate::ui::speech`]); `None`: silent.
     pub voice: Option<Box<dyn Voice>>,
+    /// The person turned the voice off on the settings page: nothing is said.
+    pub muted: bool,
     pub mirror: Box<dyn Mirror>,
     pub snapshots: Option<Snapshots>,
     shown: Option<View>,
@@ -77,6 +79,7 @@ impl Panel {
             lights: None,
             speaker: None,
             voice: None,
+            muted: false,
             mirror,
             snapshots: None,
             shown: None,
@@ -138,6 +141,9 @@ impl Panel {
 
     /// Says `sentence` aloud, if the panel has a voice; returns at once.
     pub fn say(&mut self, sentence: &str) {
+        if self.muted {
+            return;
+        }
         if let Some(voice) = &mut self.voice {
             log::info!("saying: {sentence}");
             if let Err(error) = voice.say(sentence) {

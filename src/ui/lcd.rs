@@ -192,8 +192,10 @@ mod tests {
             Menu::Main,
             Menu::ChooseFirst(Difficulty::hard()),
             Menu::Scores,
+            Menu::Settings,
+            Menu::ConfirmReset,
         ] {
-            let view = View::of_menu(&menu, &levels, &scores);
+            let view = View::of_menu(&menu, &levels, &scores, true);
             let room = body_of(&view).size.height;
             let needed = text_height(&view);
             assert!(

@@ -82,8 +82,13 @@ pub enum Menu {
     Main,
     /// The difficulty is chosen; now who starts.
     ChooseFirst(Difficulty),
-    /// The scoreboard; centre starts a game for two people, any other key goes back.
+    /// The scoreboard; centre starts a game for two people, down opens the settings, any
+    /// other key goes back.
     Scores,
+    /// The settings page: the voice on or off, and the scores reset.
+    Settings,
+    /// Reset the scores? Centre resets them; any other key keeps them.
+    ConfirmReset,
 }
 
 impl Menu {
@@ -93,6 +98,8 @@ impl Menu {
             Menu::Main => "the main menu".into(),
             Menu::ChooseFirst(level) => format!("who starts, at {}", level.name),
             Menu::Scores => "the scores".into(),
+            Menu::Settings => "the settings".into(),
+            Menu::ConfirmReset => "the question whether to reset the scores".into(),
         }
     }
 }
@@ -110,6 +117,10 @@ pub enum Action {
     },
     /// Two people play each other; the robot draws the grid, reads and judges.
     Referee,
+    /// Turn the robot's voice on if it is off, off if it is on, and keep that.
+    ToggleVoice,
+    /// Reset the scoreboard, keeping the old file beside it.
+    ResetScores,
     Exit,
 }
 
@@ -148,7 +159,15 @@ impl Menu {
             (Menu::ChooseFirst(_), Key::Up) => (Menu::Main, Action::Show),
             (state @ Menu::ChooseFirst(_), Key::Down) => (state, Action::Ignore),
             (Menu::Scores, Key::Centre) => (Menu::Main, Action::Referee),
+            (Menu::Scores, Key::Down) => (Menu::Settings, Action::Show),
             (Menu::Scores, _) => (Menu::Main, Action::Show),
+            (Menu::Settings, Key::Left) => (Menu::Settings, Action::ToggleVoice),
+            (Menu::Settings, Key::Down) => (Menu::ConfirmReset, Action::Show),
+            (Menu::Settings, Key::Up) => (Menu::Main, Action::Show),
+            (state @ Menu::Settings, Key::Centre | Key::Right) => (state, Action::Ignore),
+            // A reset loses every score: only the centre button, asked for by name, does it.
+            (Menu::ConfirmReset, Key::Centre) => (Menu::Settings, Action::ResetScores),
+            (Menu::ConfirmReset, _) => (Menu::Settings, Action::Show),
         }
     }
 }

@@ -43,9 +43,15 @@ impl View {
         lines
     }
 
-    /// The menu in one of its states. `scores` is shown on the main menu and the scores page.
-    /// `levels` are the three on the left, centre and right buttons.
-    pub fn of_menu(menu: &Menu, levels: &[Difficulty; 3], scores: &Scoreboard) -> View {
+    /// The menu in one of its states. `scores` is shown on the main menu and the scores page,
+    /// and named on the question whether to reset them. `levels` are the three on the left,
+    /// centre and right buttons; `voice`, whether the robot speaks.
+    pub fn of_menu(
+        menu: &Menu,
+        levels: &[Difficulty; 3],
+        scores: &Scoreboard,
+        voice: bool,
+    ) -> View {
         match menu {
             Menu::Main => {
                 let [left, centre, right] = levels;
@@ -78,6 +84,22 @@ impl View {
                 paragraphs: score_lines(scores),
                 board: None,
             },
+            Menu::Settings => View {
+                title: "Setup".into(),
+                paragraphs: vec![
+                    format!("LEFT   voice {}", if voice { "on" } else { "off" }),
+                    "DOWN   reset the scores".into(),
+                    "UP     back".into(),
+                    "Calibrate: run".into(),
+                    "ev3-tictactoe calibrate".into(),
+                ],
+                board: None,
+            },
+            Menu::ConfirmReset => View {
+                title: "Reset the scores?".into(),
+                paragraphs: reset_lines(scores),
+                board: None,
+            },
         }
     }
 }
@@ -105,8 +127,34 @@ pub fn score_lines(scores: &Scoreboard) -> Vec<String> {
             pair.x_wins, pair.o_wins, pair.draws, pair.void
         ));
     }
-    // One line of 29 characters, so the page fits the LCD with the two-person record.
-    lines.push("CENTRE 2 players, other: back".into());
+    // One line of at most 29 characters, so the page fits the LCD with the two-person record
+    // (any other key goes back, as the main menu's DOWN came here).
+    lines.push("CENTRE 2 players, DOWN setup".into());
+    lines
+}
+
+/// What a reset of `scores` loses, and how to do it or not.
+fn reset_lines(scores: &Scoreboard) -> Vec<String> {
+    let games: u32 = scores
+        .level_names()
+        .iter()
+        .map(|name| {
+            let level = scores.level(name);
+            level.wins + level.draws + level.losses + level.abandoned
+        })
+        .sum();
+    let mut lines = vec![
+        "This sets to zero:".into(),
+        format!("your score {},", scores.current_score),
+        "the high scores and".into(),
+        format!("{games} games' results"),
+    ];
+    if let Some(pair) = &scores.two_people {
+        let played = pair.x_wins + pair.o_wins + pair.draws + pair.void;
+        lines.push(format!("{played} games of 2 players"));
+    }
+    lines.push("The old file is kept.".into());
+    lines.push("CENTRE reset, other: keep".into());
     lines
 }
 

@@ -15,12 +15,16 @@ mod skipping;
 mod at_the_brick;
 
 use at_the_brick::*;
+use emulated_brick::Mounted;
 
+use ev3_tictactoe::ai::Difficulty;
 use ev3_tictactoe::hw::ev3dev::buttons::key;
 use ev3_tictactoe::hw::ev3dev::DEVICE_DIR_VARIABLE;
+use ev3_tictactoe::scoreboard::store::ScoreFile;
+use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
@@ -41,11 +45,11 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
         "hard never loses: {}",
         run.said()
     );
-    // Any button leaves the result for the scores, any button the scores for the menu, and up
-    // exits.
+    // Any button leaves the result for the scores, up the scores for the menu (down would
+    // open the setup), and up exits.
     press(&brick, key::ENTER);
     run.wait_for(&["[Scores]"], SCREEN);
-    press(&brick, key::DOWN);
+    press(&brick, key::UP);
     run.wait_for(&["[Noughts and crosses]"], SCREEN);
     press(&brick, key::UP);
     run.wait_for(&["[Goodbye]"], SCREEN);
@@ -90,6 +94,76 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
     );
     let console: Vec<_> = tree.ioctls.iter().filter(|(p, _)| p == "dev/tty").collect();
     assert_eq!(console.len(), 2, "graphics mode taken, then given back");
+}
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn from_the_buttons_alone_the_voice_stays_off_after_a_restart_and_the_scores_reset_only_when_confirmed(
+) {
+    require_fuse!();
+    let brick = moving_brick();
+    let folder = tempfile::tempdir().unwrap();
+    let score_file = ScoreFile::new(folder.path().join("scoreboard.json"));
+    let mut played = Scoreboard::new();
+    played.record(&Difficulty::hard(), GameResult::HumanWon, UNIX_EPOCH);
+    score_file.save(&played).unwrap();
+    let holds_the_game = || score_file.load().unwrap().0 == played;
+
+    // Started as the File Browser starts it.
+    let mut run = Run::start(&brick, folder.path(), &[]);
+    let setup = to_the_setup(&brick, &mut run);
+    assert!(setup.contains("LEFT   voice on"), "{setup}");
+    press(&brick, key::LEFT);
+    let setup = run.wait_for(&["[Setup]"], SCREEN);
+    assert!(setup.contains("LEFT   voice off"), "{setup}");
+    // The reset asked for, and backed out of with up: every score kept.
+    press(&brick, key::DOWN);
+    let question = run.wait_for(&["[Reset the scores?]"], SCREEN);
+    assert!(question.contains("your score 3,"), "{question}");
+    press(&brick, key::UP);
+    run.wait_for(&["[Setup]"], SCREEN);
+    assert!(holds_the_game(), "backing out keeps the scores");
+    // Asked again and confirmed with the centre button.
+    press(&brick, key::DOWN);
+    run.wait_for(&["[Reset the scores?]"], SCREEN);
+    press(&brick, key::ENTER);
+    let done = run.wait_for(&["[Scores reset]"], SCREEN);
+    assert!(done.contains("before-reset"), "{done}");
+    press(&brick, key::UP);
+    run.wait_for(&["[Setup]"], SCREEN);
+    exit_from_the_setup(&brick, &mut run);
+    assert!(!score_file.load().unwrap().0.holds_a_game());
+    let settings = std::fs::read_to_string(folder.path().join("settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(settings["voice"], false, "{settings}");
+    assert_left_safe(&brick, "after the setup page", true);
+
+    // Started again: the voice is still off.
+    let mut run = Run::start(&brick, folder.path(), &[]);
+    let setup = to_the_setup(&brick, &mut run);
+    assert!(setup.contains("LEFT   voice off"), "{setup}");
+    exit_from_the_setup(&brick, &mut run);
+    let log = std::fs::read_to_string(folder.path().join("ev3-tictactoe.log")).unwrap();
+    assert!(log.contains("the voice is off"), "{log}");
+}
+
+/// From the menu as the program opens it, down to the scores and down to the setup: the setup
+/// page's line.
+fn to_the_setup(brick: &Mounted, run: &mut Run) -> String {
+    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    press(brick, key::DOWN);
+    run.wait_for(&["[Scores]"], SCREEN);
+    press(brick, key::DOWN);
+    run.wait_for(&["[Setup]"], SCREEN)
+}
+
+/// From the setup, up to the menu and up to exit: the program ends well.
+fn exit_from_the_setup(brick: &Mounted, run: &mut Run) {
+    press(brick, key::UP);
+    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    press(brick, key::UP);
+    run.wait_for(&["[Goodbye]"], SCREEN);
+    assert_eq!(run.finish(SCREEN), Some(0), "{}", run.said());
 }
 
 #[test]

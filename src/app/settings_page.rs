@@ -1,0 +1,78 @@
+//! What the menu's settings page does: the voice turned on or off and kept for the next run,
+//! and the scores reset once the person has confirmed it.
+
+use super::{Flow, Program};
+use crate::scoreboard::store::ResetOutcome;
+use crate::ui::cues::Cue;
+use crate::ui::view::View;
+
+impl Program<'_> {
+    /// The person's kept settings, put to use at the start of a run: a bad file is named on
+    /// the screen, with what is wrong, and the defaults used.
+    pub(super) fn apply_preferences(&mut self) -> Flow<()> {
+        let (preferences, trouble) = self.preferences.load();
+        self.panel.muted = !preferences.voice;
+        log::info!(
+            "the voice is {} ({})",
+            if preferences.voice { "on" } else { "off" },
+            self.preferences.path().display()
+        );
+        if let Some(trouble) = trouble {
+            log::warn!("{trouble}");
+            self.panel.note(&trouble);
+            self.panel.cue(Cue::Invalid);
+            self.panel.show(View::new("Settings file", &[&trouble]));
+            self.pause(self.settings.warning_shown_for)?;
+        }
+        Ok(())
+    }
+
+    /// Turns the voice off if it is on and on if it is off, and keeps that for the next run.
+    /// If the file cannot be written the change holds for this run, and the screen says so.
+    pub(super) fn toggle_voice(&mut self) {
+        self.panel.muted = !self.panel.muted;
+        let voice = !self.panel.muted;
+        log::info!("the voice turned {}", if voice { "on" } else { "off" });
+        let preferences = super::preferences::Preferences { voice };
+        if let Err(error) = self.preferences.save(&preferences) {
+            self.panel.note(&format!(
+                "The voice is {} for this run, but {} cannot be written ({error}).",
+                if voice { "on" } else { "off" },
+                self.preferences.path().display()
+            ));
+        }
+        if voice {
+            self.panel.say("The voice is on.");
+        }
+    }
+
+    /// Resets the scoreboard (the person has confirmed), keeping the old file beside it, and
+    /// says on the screen how it went until a key or a few seconds have passed.
+    pub(super) fn reset_scores_from_menu(&mut self) -> Flow<()> {
+        let (title, line) = match self.scores.reset() {
+            Ok(ResetOutcome::KeptAt(old)) => {
+                self.panel.say("The scores are reset.");
+                let name = old.file_name().unwrap_or_default().to_string_lossy();
+                (
+                    "Scores reset",
+                    format!("The old scores are kept in {name}."),
+                )
+            }
+            Ok(ResetOutcome::NothingToKeep) => {
+                self.panel.say("The scores are reset.");
+                ("Scores reset", "There were none to keep.".to_string())
+            }
+            Err(error) => {
+                self.panel.cue(Cue::Invalid);
+                (
+                    "Not reset",
+                    format!("The scores could not be reset: {error}."),
+                )
+            }
+        };
+        log::info!("{title}: {line}");
+        self.panel.note(&format!("{title}: {line}"));
+        self.panel.show(View::new(title, &[&line]));
+        self.pause(self.settings.warning_shown_for)
+    }
+}
