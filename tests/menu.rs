@@ -93,19 +93,31 @@ fn the_setup_is_two_presses_from_the_main_menu() {
 }
 
 #[test]
-fn on_the_setup_left_turns_the_voice_over_down_asks_to_reset_and_up_goes_back() {
+fn on_the_setup_left_turns_the_voice_over_right_shows_the_eye_down_asks_to_reset_and_up_goes_back()
+{
     let cases = [
         (Key::Left, Menu::Settings, Action::ToggleVoice),
+        (Key::Right, Menu::Eye, Action::Show),
         (Key::Down, Menu::ConfirmReset, Action::Show),
         (Key::Up, Menu::Main, Action::Show),
         (Key::Centre, Menu::Settings, Action::Ignore),
-        (Key::Right, Menu::Settings, Action::Ignore),
     ];
     for (key, state, action) in cases {
         assert_eq!(
             Menu::Settings.press(key, &levels()),
             (state, action),
             "setup, {key:?}"
+        );
+    }
+}
+
+#[test]
+fn any_button_leaves_the_robots_eye_for_the_setup() {
+    for key in Key::ALL {
+        assert_eq!(
+            Menu::Eye.press(key, &levels()),
+            (Menu::Settings, Action::Show),
+            "{key:?}"
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The menu's setup page, driven by the brick's buttons alone on the simulated robot: the voice
-//! turned off and still off at the next start, and the scores reset only once the person has
-//! confirmed it, with what is lost named first.
+//! turned off and still off at the next start, the scores reset only once the person has
+//! confirmed it, with what is lost named first, and what the robot's eye measured.
 
 mod sim_rig;
 
@@ -146,4 +146,34 @@ fn the_scores_are_reset_only_after_the_centre_button_confirms_it() {
     assert_eq!(shown.len(), 1);
     assert!(shown[0].paragraphs[0].contains("before-reset"));
     rig.assert_safe();
+}
+
+#[test]
+fn the_robots_eye_shows_what_the_last_sheet_measured_in_millimetres_and_percent() {
+    let mut rig = Rig::new(Strategy::Random, 4);
+    // Before any game: nothing measured. Then a game (right: hard, left: the person starts),
+    // then the eye again: down past the result to the scores, down to the setup, right.
+    let to_the_eye = [Key::Down, Key::Down, Key::Right];
+    let keys: Vec<Key> = to_the_eye
+        .iter()
+        .chain(&[Key::Up, Key::Up, Key::Right, Key::Left])
+        .chain(&[Key::Down, Key::Right, Key::Up, Key::Up, Key::Up])
+        .copied()
+        .collect();
+    run_menu_with(&mut rig, &keys, &Heard::default());
+    let pages = rig.screens.titled("The robot's eye");
+    assert_eq!(pages.len(), 2, "{:?}", rig.screens.all());
+    assert_eq!(pages[0].paragraphs[0], "Nothing measured yet:");
+    let after = pages[1].paragraphs.join(" / ");
+    for figure in [
+        "Paper ",
+        " %",
+        "Noise ",
+        "Spot ",
+        " mm",
+        "My ink ",
+        "A reading every ",
+    ] {
+        assert!(after.contains(figure), "{figure}: {after}");
+    }
 }

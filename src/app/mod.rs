@@ -188,6 +188,8 @@ pub struct Program<'p> {
     journal: JournalFile,
     /// The person's settings (the voice), beside the scores.
     preferences: PreferencesFile,
+    /// What the robot's eye measured on this run's last sheet.
+    last_eye: Option<crate::ui::eye_page::EyeReport>,
     pub rng: ChaCha8Rng,
     pub person: &'p mut dyn Person,
     pub stop: StopRequest,
@@ -233,6 +235,7 @@ impl<'p> Program<'p> {
             panel,
             journal: JournalFile::beside(&scores),
             preferences: PreferencesFile::beside(&scores),
+            last_eye: None,
             scores,
             rng,
             person,
@@ -350,7 +353,7 @@ impl<'p> Program<'p> {
         let mut menu = Menu::Main;
         loop {
             let scores = self.load_scores();
-            let view = View::of_menu(&menu, &self.menu_levels, &scores, !self.panel.muted);
+            let view = View::of_menu(&menu, &self.menu_levels, &scores, &self.setup_facts());
             self.panel.activity(Activity::Menu);
             self.panel.show(view);
             self.person.at_menu(&menu);

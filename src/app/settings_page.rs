@@ -1,12 +1,45 @@
 //! What the menu's settings page does: the voice turned on or off and kept for the next run,
-//! and the scores reset once the person has confirmed it.
+//! the scores reset once the person has confirmed it, and what the robot's eye measured.
 
 use super::{Flow, Program};
+use crate::motion::gantry::BlankPaper;
 use crate::scoreboard::store::ResetOutcome;
 use crate::ui::cues::Cue;
-use crate::ui::view::View;
+use crate::ui::eye_page::EyeReport;
+use crate::ui::view::{SetupFacts, View};
 
 impl Program<'_> {
+    /// What the setup page and the eye page show now.
+    pub(super) fn setup_facts(&self) -> SetupFacts {
+        SetupFacts {
+            voice: !self.panel.muted,
+            eye: self
+                .last_eye
+                .as_ref()
+                .map_or_else(EyeReport::nothing_yet, EyeReport::lines),
+        }
+    }
+
+    /// Keeps what the eye measured on the sheet whose `blank` paper was just read, for the eye
+    /// page.
+    pub(crate) fn note_the_eye(&mut self, blank: &BlankPaper) {
+        let mut levels: Vec<f64> = blank.squares.iter().map(|s| s.level).collect();
+        levels.sort_by(f64::total_cmp);
+        let (Some(&lowest), Some(&highest)) = (levels.first(), levels.last()) else {
+            return;
+        };
+        let median = levels[levels.len() / 2];
+        let eye = self.gantry.eye();
+        self.last_eye = Some(EyeReport {
+            paper_percent: (lowest, median, highest),
+            noise_percent: blank.squares[0].noise,
+            spot_measured_mm: eye.map(|e| (e.spot_mm, e.spot_uncertainty_mm)),
+            spot_configured_mm: self.gantry.configured_spot_mm(),
+            own_ink_contrast: eye.map(|e| e.ink_contrast),
+            read_period_ms: self.gantry.read_period().as_secs_f64() * 1000.0,
+        });
+    }
+
     /// The person's kept settings, put to use at the start of a run: a bad file is named on
     /// the screen, with what is wrong, and the defaults used.
     pub(super) fn apply_preferences(&mut self) -> Flow<()> {

@@ -194,8 +194,13 @@ mod tests {
             Menu::Scores,
             Menu::Settings,
             Menu::ConfirmReset,
+            Menu::Eye,
         ] {
-            let view = View::of_menu(&menu, &levels, &scores, true);
+            let setup = crate::ui::view::SetupFacts {
+                voice: true,
+                eye: crate::ui::eye_page::EyeReport::example().lines(),
+            };
+            let view = View::of_menu(&menu, &levels, &scores, &setup);
             let room = body_of(&view).size.height;
             let needed = text_height(&view);
             assert!(

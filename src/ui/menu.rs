@@ -89,6 +89,8 @@ pub enum Menu {
     Settings,
     /// Reset the scores? Centre resets them; any other key keeps them.
     ConfirmReset,
+    /// What the robot's eye measured on this run's last sheet; any key goes back.
+    Eye,
 }
 
 impl Menu {
@@ -100,6 +102,7 @@ impl Menu {
             Menu::Scores => "the scores".into(),
             Menu::Settings => "the settings".into(),
             Menu::ConfirmReset => "the question whether to reset the scores".into(),
+            Menu::Eye => "the robot's eye".into(),
         }
     }
 }
@@ -164,7 +167,9 @@ impl Menu {
             (Menu::Settings, Key::Left) => (Menu::Settings, Action::ToggleVoice),
             (Menu::Settings, Key::Down) => (Menu::ConfirmReset, Action::Show),
             (Menu::Settings, Key::Up) => (Menu::Main, Action::Show),
-            (state @ Menu::Settings, Key::Centre | Key::Right) => (state, Action::Ignore),
+            (Menu::Settings, Key::Right) => (Menu::Eye, Action::Show),
+            (state @ Menu::Settings, Key::Centre) => (state, Action::Ignore),
+            (Menu::Eye, _) => (Menu::Settings, Action::Show),
             // A reset loses every score: only the centre button, asked for by name, does it.
             (Menu::ConfirmReset, Key::Centre) => (Menu::Settings, Action::ResetScores),
             (Menu::ConfirmReset, _) => (Menu::Settings, Action::Show),

@@ -7,6 +7,15 @@ use crate::ai::Difficulty;
 use crate::game::Board;
 use crate::scoreboard::Scoreboard;
 
+/// What the setup page and the eye page show, beyond the menu itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetupFacts {
+    /// The robot speaks.
+    pub voice: bool,
+    /// What the robot's eye measured, in lines for the LCD.
+    pub eye: Vec<String>,
+}
+
 /// A screenful: a title, a few short paragraphs, and the board if there is a game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct View {
@@ -45,12 +54,12 @@ impl View {
 
     /// The menu in one of its states. `scores` is shown on the main menu and the scores page,
     /// and named on the question whether to reset them. `levels` are the three on the left,
-    /// centre and right buttons; `voice`, whether the robot speaks.
+    /// centre and right buttons; `setup`, what the setup page and the eye page show.
     pub fn of_menu(
         menu: &Menu,
         levels: &[Difficulty; 3],
         scores: &Scoreboard,
-        voice: bool,
+        setup: &SetupFacts,
     ) -> View {
         match menu {
             Menu::Main => {
@@ -87,7 +96,8 @@ impl View {
             Menu::Settings => View {
                 title: "Setup".into(),
                 paragraphs: vec![
-                    format!("LEFT   voice {}", if voice { "on" } else { "off" }),
+                    format!("LEFT   voice {}", if setup.voice { "on" } else { "off" }),
+                    "RIGHT  the robot's eye".into(),
                     "DOWN   reset the scores".into(),
                     "UP     back".into(),
                     "Calibrate: run".into(),
@@ -98,6 +108,16 @@ impl View {
             Menu::ConfirmReset => View {
                 title: "Reset the scores?".into(),
                 paragraphs: reset_lines(scores),
+                board: None,
+            },
+            Menu::Eye => View {
+                title: "The robot's eye".into(),
+                paragraphs: setup
+                    .eye
+                    .iter()
+                    .cloned()
+                    .chain(["Any button: back".to_string()])
+                    .collect(),
                 board: None,
             },
         }

@@ -98,7 +98,7 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
 
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
-fn from_the_buttons_alone_the_voice_stays_off_after_a_restart_and_the_scores_reset_only_when_confirmed(
+fn from_the_buttons_alone_the_eye_is_shown_the_voice_stays_off_after_a_restart_and_the_scores_reset_only_when_confirmed(
 ) {
     require_fuse!();
     let brick = moving_brick();
@@ -113,6 +113,12 @@ fn from_the_buttons_alone_the_voice_stays_off_after_a_restart_and_the_scores_res
     let mut run = Run::start(&brick, folder.path(), &[]);
     let setup = to_the_setup(&brick, &mut run);
     assert!(setup.contains("LEFT   voice on"), "{setup}");
+    // The robot's eye, before any sheet: nothing measured yet, and any button goes back.
+    press(&brick, key::RIGHT);
+    let eye = run.wait_for(&["[The robot's eye]"], SCREEN);
+    assert!(eye.contains("Nothing measured yet"), "{eye}");
+    press(&brick, key::UP);
+    run.wait_for(&["[Setup]"], SCREEN);
     press(&brick, key::LEFT);
     let setup = run.wait_for(&["[Setup]"], SCREEN);
     assert!(setup.contains("LEFT   voice off"), "{setup}");

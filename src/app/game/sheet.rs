@@ -56,6 +56,7 @@ impl Program<'_> {
         for line in self.gantry.describe_eye() {
             log::info!("the eye: {line}");
         }
+        self.note_the_eye(&blank);
         self.warn_if_the_sensor_is_slow();
         self.gantry.park()?;
         Ok(blank)
