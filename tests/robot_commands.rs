@@ -25,6 +25,27 @@ fn config_prints_the_defaults_ready_to_edit() {
 }
 
 #[test]
+fn config_names_the_setup_pages_settings_file_on_standard_error_and_leaves_the_json_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    command(&dir).arg("config").assert().success().stderr(
+        "The setup page's settings: settings.json: not written yet (the voice on, as by \
+         default).\n",
+    );
+    std::fs::write(dir.path().join("settings.json"), r#"{"voice": false}"#).unwrap();
+    let output = command(&dir).arg("config").output().unwrap();
+    let said = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        said,
+        "The setup page's settings: settings.json: the voice off.\n"
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        RobotConfig::parse(&text, "stdout").unwrap(),
+        RobotConfig::default()
+    );
+}
+
+#[test]
 fn a_bad_config_is_refused_naming_the_file_and_field() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

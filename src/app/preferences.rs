@@ -49,34 +49,51 @@ impl PreferencesFile {
     /// is then moved aside, so the next save does not overwrite what the person may want to
     /// look at). No file: the defaults, quietly.
     pub fn load(&self) -> (Preferences, Option<String>) {
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return (Preferences::default(), None)
-            }
-            Err(e) => {
-                let why = format!("cannot read {}: {e}; the defaults are used", self.display());
-                return (Preferences::default(), Some(why));
-            }
-        };
-        let parsed = crate::strict_json::parse(&text)
-            .and_then(serde_json::from_value::<Preferences>)
-            .map_err(|e| e.to_string());
-        match parsed {
-            Ok(preferences) => (preferences, None),
-            Err(what) => {
+        match self.read() {
+            Ok(preferences) => (preferences.unwrap_or_default(), None),
+            Err(what) if self.path.exists() => {
                 let aside = self.path.with_file_name(format!("{FILE_NAME}.bad"));
                 let kept = match std::fs::rename(&self.path, &aside) {
                     Ok(()) => format!("it is kept as {}", aside.display()),
                     Err(e) => format!("it could not be moved aside ({e})"),
                 };
-                let why = format!(
-                    "{} is not a settings file ({what}): {kept}, and the defaults are used",
-                    self.display()
-                );
+                let why = format!("{what}: {kept}, and the defaults are used");
                 (Preferences::default(), Some(why))
             }
+            Err(what) => (
+                Preferences::default(),
+                Some(format!("{what}; the defaults are used")),
+            ),
         }
+    }
+
+    /// The file's settings in a line for a person, read and left as it is (`config`).
+    pub fn describe(&self) -> String {
+        match self.read() {
+            Ok(Some(preferences)) => format!(
+                "{}: the voice {}",
+                self.display(),
+                if preferences.voice { "on" } else { "off" }
+            ),
+            Ok(None) => format!(
+                "{}: not written yet (the voice on, as by default)",
+                self.display()
+            ),
+            Err(what) => format!("{what}: the next start moves it aside and uses the defaults"),
+        }
+    }
+
+    /// The file's settings; `None` when there is no file.
+    fn read(&self) -> Result<Option<Preferences>, String> {
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", self.display())),
+        };
+        crate::strict_json::parse(&text)
+            .and_then(serde_json::from_value::<Preferences>)
+            .map(Some)
+            .map_err(|e| format!("{} is not a settings file ({e})", self.display()))
     }
 
     /// Writes `preferences` whole, atomically (a temporary file, synced, renamed over the old).
@@ -141,5 +158,22 @@ mod tests {
             assert_eq!(std::fs::read_to_string(&aside).unwrap(), text);
             assert!(!file.path().exists());
         }
+    }
+
+    #[test]
+    fn described_for_config_the_file_is_read_and_left_as_it_is() {
+        let (_folder, file) = in_a_folder();
+        assert!(file
+            .describe()
+            .ends_with("not written yet (the voice on, as by default)"));
+        file.save(&Preferences { voice: false }).unwrap();
+        assert!(file.describe().ends_with("settings.json: the voice off"));
+        std::fs::write(file.path(), "{\"voice\": 1}").unwrap();
+        let said = file.describe();
+        assert!(
+            said.contains("is not a settings file (invalid type"),
+            "{said}"
+        );
+        assert!(file.path().exists(), "describing moves nothing");
     }
 }

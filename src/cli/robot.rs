@@ -34,9 +34,17 @@ pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)
     Ok((config, path.display().to_string()))
 }
 
+/// `config`: the default robot config on standard output, ready to save as robot.json, and on
+/// standard error (so the output stays the file's JSON) the settings the menu's setup page keeps.
 pub(super) fn print_defaults() -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
     write!(out, "{}", RobotConfig::default_json())?;
+    let scores = std::env::var_os(crate::scoreboard::store::PATH_VARIABLE)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| super::default_file(crate::scoreboard::store::DEFAULT_FILE));
+    let scores = crate::scoreboard::store::ScoreFile::new(scores);
+    let settings = crate::app::preferences::PreferencesFile::beside(&scores);
+    eprintln!("The setup page's settings: {}.", settings.describe());
     Ok(ExitCode::SUCCESS)
 }
 
