@@ -177,3 +177,24 @@ fn the_robots_eye_shows_what_the_last_sheet_measured_in_millimetres_and_percent(
         assert!(after.contains(figure), "{figure}: {after}");
     }
 }
+
+#[test]
+fn a_start_without_robot_json_says_so_and_how_to_measure_the_robot_then_goes_on() {
+    let mut rig = Rig::new(Strategy::Random, 4);
+    rig.settings.without_robot_config = true;
+    run_menu_with(&mut rig, &[Key::Up], &Heard::default());
+    let titles: Vec<String> = rig.screens.all().into_iter().map(|v| v.title).collect();
+    let notice = titles.iter().position(|t| t == "No robot.json");
+    let menu = titles.iter().position(|t| t == "Noughts and crosses");
+    assert!(
+        matches!((notice, menu), (Some(n), Some(m)) if n < m),
+        "{titles:?}"
+    );
+    let said = rig.screens.titled("No robot.json")[0].paragraphs.join(" ");
+    assert!(said.contains("ev3-tictactoe calibrate"), "{said}");
+
+    // With a robot config of its own, nothing is said.
+    let mut rig = Rig::new(Strategy::Random, 4);
+    run_menu_with(&mut rig, &[Key::Up], &Heard::default());
+    assert!(rig.screens.titled("No robot.json").is_empty());
+}

@@ -86,6 +86,9 @@ pub struct Settings {
     pub resumable: bool,
     /// Where pictures of what the sensor saw are kept (see [`crate::read_record`]).
     pub reads: ReadPictures,
+    /// No robot.json was found: the robot plays on the built-in defaults, and the start says
+    /// so, since they may not fit the robot in front of the person.
+    pub without_robot_config: bool,
 }
 
 /// Where pictures of reads of the board go.
@@ -110,6 +113,7 @@ impl Default for Settings {
             error_shown_for: Duration::from_secs(30),
             resumable: true,
             reads: ReadPictures::default(),
+            without_robot_config: false,
             seed: None,
         }
     }
@@ -328,6 +332,7 @@ impl<'p> Program<'p> {
     fn start(&mut self) -> Flow<()> {
         log::info!("program started");
         self.apply_preferences()?;
+        self.say_if_there_is_no_robot_config()?;
         let volts = self.battery.as_mut().map(|b| b.voltage_v());
         match volts {
             Some(Ok(v)) if v < self.settings.low_battery_v => {

@@ -60,6 +60,24 @@ impl Program<'_> {
         Ok(())
     }
 
+    /// At a start without robot.json: says so, and how to measure the robot, until a button
+    /// or a few seconds have passed.
+    pub(super) fn say_if_there_is_no_robot_config(&mut self) -> Flow<()> {
+        if !self.settings.without_robot_config {
+            return Ok(());
+        }
+        log::warn!("no robot.json: playing on the built-in defaults");
+        self.panel.show(View::new(
+            "No robot.json",
+            &[
+                "I play on the built-in defaults, which may not fit this robot.",
+                "To measure it: ev3-tictactoe calibrate, over ssh.",
+                "Any button: go on.",
+            ],
+        ));
+        self.pause(self.settings.warning_shown_for)
+    }
+
     /// Turns the voice off if it is on and on if it is off, and keeps that for the next run.
     /// If the file cannot be written the change holds for this run, and the screen says so.
     pub(super) fn toggle_voice(&mut self) {

@@ -84,9 +84,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Config => robot::print_defaults(),
         Command::Play(args) => {
-            let (config, _) = args.files.config.load()?;
+            let (config, source) = args.files.config.load()?;
             play::run(
                 &config,
+                source == robot::BUILT_IN_DEFAULTS,
                 &args,
                 args.files.scores.file(),
                 &args.files.log.path(),

@@ -15,8 +15,11 @@ use anyhow::Context;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// `play` with `config`; `without_robot_config` when it is the built-in defaults (no robot.json
+/// was found), which the start then says.
 pub(super) fn run(
     config: &RobotConfig,
+    without_robot_config: bool,
     args: &PlayArgs,
     score_file: ScoreFile,
     log_path: &Path,
@@ -51,6 +54,7 @@ pub(super) fn run(
         stop.clone(),
         Settings {
             reads: args.files.read_pictures(),
+            without_robot_config,
             ..settings(&args.program)
         },
     );

@@ -22,13 +22,16 @@ pub const DEFAULT_CONFIG_FILE: &str = "robot.json";
 
 /// Loads the robot config: the file named, else `robot.json` if there is one, else the
 /// defaults. A bad file is the user's to fix, so it is reported as bad input.
+/// Where the robot config came from when no file was named and none is in its place.
+pub const BUILT_IN_DEFAULTS: &str = "built-in defaults";
+
 pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)> {
     let (path, must_exist) = match named {
         Some(path) => (path.to_path_buf(), true),
         None => (super::default_file(DEFAULT_CONFIG_FILE), false),
     };
     if !must_exist && !path.exists() {
-        return Ok((RobotConfig::default(), "built-in defaults".to_string()));
+        return Ok((RobotConfig::default(), BUILT_IN_DEFAULTS.to_string()));
     }
     let config = RobotConfig::load(&path).map_err(|e| BadInput(e.to_string()))?;
     Ok((config, path.display().to_string()))

@@ -35,6 +35,9 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
     // with no arguments.
     let folder = tempfile::tempdir().unwrap();
     let mut run = Run::start(&brick, folder.path(), &[]);
+    // No robot.json beside it: a first start says so, and how to measure the robot.
+    let notice = run.wait_for(&["[No robot.json]"], SCREEN);
+    assert!(notice.contains("ev3-tictactoe calibrate"), "{notice}");
     run.wait_for(&["[Noughts and crosses]"], SCREEN);
     press(&brick, key::RIGHT);
     run.wait_for(&["[Level: hard]"], SCREEN);
