@@ -22,7 +22,7 @@ impl Program<'_> {
 
     /// Keeps what the eye measured on the sheet whose `blank` paper was just read, for the eye
     /// page.
-    pub(crate) fn note_the_eye(&mut self, blank: &BlankPaper) {
+    pub(super) fn note_the_eye(&mut self, blank: &BlankPaper) {
         let mut levels: Vec<f64> = blank.squares.iter().map(|s| s.level).collect();
         levels.sort_by(f64::total_cmp);
         let (Some(&lowest), Some(&highest)) = (levels.first(), levels.last()) else {

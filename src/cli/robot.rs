@@ -20,11 +20,11 @@ use std::time::Duration;
 /// The config file read when none is named, if it exists.
 pub const DEFAULT_CONFIG_FILE: &str = "robot.json";
 
-/// Loads the robot config: the file named, else `robot.json` if there is one, else the
-/// defaults. A bad file is the user's to fix, so it is reported as bad input.
 /// Where the robot config came from when no file was named and none is in its place.
 pub const BUILT_IN_DEFAULTS: &str = "built-in defaults";
 
+/// Loads the robot config: the file named, else `robot.json` if there is one, else the
+/// defaults. A bad file is the user's to fix, so it is reported as bad input.
 pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)> {
     let (path, must_exist) = match named {
         Some(path) => (path.to_path_buf(), true),
