@@ -107,6 +107,13 @@ pub struct PairRecord {
     pub unknown_fields: Map<String, Value>,
 }
 
+impl PairRecord {
+    /// Every game the two people played, however it ended.
+    pub fn games(&self) -> u32 {
+        self.x_wins + self.o_wins + self.draws + self.void
+    }
+}
+
 /// One level's record.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -119,6 +126,13 @@ pub struct LevelRecord {
     pub last_played: Option<String>,
     #[serde(flatten)]
     pub unknown_fields: Map<String, Value>,
+}
+
+impl LevelRecord {
+    /// Every game played at the level, however it ended.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses + self.abandoned
+    }
 }
 
 /// All scores, as stored in `scoreboard.json`.
@@ -245,7 +259,7 @@ impl Scoreboard {
             || self.two_people.is_some()
             || !self.unknown_fields.is_empty()
             || self.levels.values().any(|level| {
-                level.wins + level.draws + level.losses + level.abandoned > 0
+                level.games() > 0
                     || level.high_score > 0
                     || level.last_played.is_some()
                     || !level.unknown_fields.is_empty()

@@ -58,6 +58,7 @@ impl EyeReport {
     }
 
     /// A report with every line, for tests of the page.
+    #[cfg(test)]
     pub fn example() -> EyeReport {
         EyeReport {
             paper_percent: (66.0, 74.0, 80.0),

@@ -158,10 +158,7 @@ fn reset_lines(scores: &Scoreboard) -> Vec<String> {
     let games: u32 = scores
         .level_names()
         .iter()
-        .map(|name| {
-            let level = scores.level(name);
-            level.wins + level.draws + level.losses + level.abandoned
-        })
+        .map(|name| scores.level(name).games())
         .sum();
     let mut lines = vec![
         "This sets to zero:".into(),
@@ -170,8 +167,7 @@ fn reset_lines(scores: &Scoreboard) -> Vec<String> {
         format!("{games} games' results"),
     ];
     if let Some(pair) = &scores.two_people {
-        let played = pair.x_wins + pair.o_wins + pair.draws + pair.void;
-        lines.push(format!("{played} games of 2 players"));
+        lines.push(format!("{} games of 2 players", pair.games()));
     }
     lines.push("The old file is kept.".into());
     lines.push("CENTRE reset, other: keep".into());
