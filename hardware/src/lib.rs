@@ -138,6 +138,22 @@ pub struct Buttons {
     pub back: bool,
 }
 
+impl Buttons {
+    /// The name of a button held now that was not held at `before` ("centre"), if any; the
+    /// back button is left out, as brickrun may use it.
+    pub fn newly_pressed(self, before: Buttons) -> Option<&'static str> {
+        [
+            ("up", before.up, self.up),
+            ("down", before.down, self.down),
+            ("left", before.left, self.left),
+            ("right", before.right, self.right),
+            ("centre", before.centre, self.centre),
+        ]
+        .into_iter()
+        .find_map(|(name, was, is)| (is && !was).then_some(name))
+    }
+}
+
 /// The six buttons on the brick's face.
 pub trait ButtonPad {
     fn pressed(&mut self) -> Result<Buttons, HwError>;

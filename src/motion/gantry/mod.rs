@@ -11,7 +11,7 @@ use super::leg::{at_speed, least_time, Leg, LegVerdict, LegWatch};
 use super::{Axis, MotionError, SafeState, StopRequest};
 use crate::config::{AxisPoint, RobotConfig};
 use crate::game::Cell;
-use crate::hw::{Clock, Motor, MotorState, Ramps, Robot, StopAction};
+use crate::hw::{ButtonPad, Buttons, Clock, Motor, MotorState, Ramps, Robot, StopAction};
 use std::time::Duration;
 
 mod drawing;
@@ -77,6 +77,9 @@ pub struct Gantry {
     homed: [bool; 3],
     /// Honoured at every poll of every motion; `None` while the machine is being made safe.
     stop: Option<StopRequest>,
+    /// The brick's buttons while any press of them stops the motions too (calibration from the
+    /// menu), with how they read at the last poll.
+    stop_buttons: Option<(Box<dyn ButtonPad>, Buttons)>,
     /// The time between two fresh colour measurements, as measured on the last sweep (it can
     /// be longer than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
     read_period: Option<Duration>,
@@ -131,6 +134,7 @@ impl Gantry {
             config,
             homed: [false; 3],
             stop: Some(StopRequest::new()),
+            stop_buttons: None,
             read_period: None,
             ideal_motion: Duration::ZERO,
             motion_at_speed: Duration::ZERO,
@@ -152,18 +156,57 @@ impl Gantry {
         self.stop = Some(stop);
     }
 
-    /// Fails if a stop was requested: for waits outside the motions (the touch sensor).
-    pub fn check_stop(&self) -> Result<()> {
-        match &self.stop {
-            Some(stop) if stop.signal().is_some() => Err(MotionError::Interrupted {
+    /// Makes a press of any of the brick's buttons (`pad`, which read `before` at its last
+    /// reading) end every motion as a stop request does, until [`Gantry::give_back_buttons`].
+    /// Reading them at every poll costs the brick a system call each time, so only a procedure
+    /// a person may want to cut short lends them (calibration from the menu).
+    pub fn stop_on_any_button(&mut self, pad: Box<dyn ButtonPad>, before: Buttons) {
+        self.stop_buttons = Some((pad, before));
+    }
+
+    /// The buttons lent by [`Gantry::stop_on_any_button`], with how they last read.
+    pub fn give_back_buttons(&mut self) -> Option<(Box<dyn ButtonPad>, Buttons)> {
+        self.stop_buttons.take()
+    }
+
+    /// Fails if a stop was requested, or a lent button pressed: for waits outside the motions
+    /// (the touch sensor) as well as within them.
+    pub fn check_stop(&mut self) -> Result<()> {
+        if let Some(stop) = self.stop.as_ref().filter(|s| s.signal().is_some()) {
+            return Err(MotionError::Interrupted {
                 cause: stop.cause(),
-            }),
-            _ => Ok(()),
+            });
         }
+        if let Some((pad, before)) = &mut self.stop_buttons {
+            match pad.pressed() {
+                Ok(now) => {
+                    let newly = now.newly_pressed(*before);
+                    *before = now;
+                    if let Some(name) = newly {
+                        return Err(MotionError::Interrupted {
+                            cause: format!("the {name} button"),
+                        });
+                    }
+                }
+                // Buttons that cannot be read stop nothing; the motions' own checks go on.
+                Err(error) => log::warn!("the buttons could not be read: {error}"),
+            }
+        }
+        Ok(())
     }
 
     pub fn config(&self) -> &RobotConfig {
         &self.config
+    }
+
+    /// Goes on with `config` (calibration measured it): the next homing, drawing and reading
+    /// follow it. What was measured on the last sheet is its own and is forgotten.
+    pub fn reconfigure(&mut self, config: RobotConfig) {
+        self.board_as_configured = config.board.clone();
+        self.configured_spot_mm = config.sensing.spot_mm;
+        self.eye = None;
+        self.grid_as_drawn = None;
+        self.config = config;
     }
 
     pub fn clock(&self) -> &dyn Clock {

@@ -11,8 +11,10 @@ impl Gantry {
     /// achieved (also kept for [`Gantry::ensure_safe`]). It does not stop at an error: this
     /// runs when something has already gone wrong, and must reach the end.
     pub fn make_safe(&mut self) -> SafeState {
-        // Lifting the pen must not be cut short by the stop request that may have caused this.
+        // Lifting the pen must not be cut short by the stop request (or a second press of a
+        // button) that may have caused this.
         let stop = self.stop.take();
+        let buttons = self.stop_buttons.take();
         for axis in [Axis::Columns, Axis::Rows, Axis::Pen] {
             let _ = self.motor(axis).stop(StopAction::Brake);
         }
@@ -35,6 +37,7 @@ impl Gantry {
             }
         }
         self.stop = stop;
+        self.stop_buttons = buttons;
         let state = SafeState { not_stopped, pen };
         if !state.is_all_safe() {
             log::warn!("after the safe stop: {}", state.describe());
