@@ -1,7 +1,9 @@
-//! Reading a robot.json: defaults under what the file names, retired settings explained.
+//! Reading a robot.json (defaults under what the file names, retired settings explained), and
+//! writing one that calibration measured.
 
 use super::RobotConfig;
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// A config that cannot be used, naming the field and the problem.
 #[derive(Debug, thiserror::Error)]
@@ -85,6 +87,26 @@ impl RobotConfig {
         Ok(config)
     }
 
+    /// Writes the whole config to `path` atomically (a temporary file, synced, renamed over the
+    /// old), after copying a file already there to `path.1`: a calibration that turns out
+    /// wrong can be undone by hand. The copy, if one was made.
+    pub fn save_keeping_the_old(&self, path: &Path) -> std::io::Result<Option<PathBuf>> {
+        let kept = if path.exists() {
+            let mut name = path.file_name().unwrap_or_default().to_os_string();
+            name.push(".1");
+            let old = path.with_file_name(name);
+            std::fs::copy(path, &old)?;
+            Some(old)
+        } else {
+            None
+        };
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)? + "\n";
+        let mut file = atomic_write_file::AtomicWriteFile::open(path)?;
+        file.write_all(text.as_bytes())?;
+        file.commit()?;
+        Ok(kept)
+    }
+
     /// The default config as the JSON `ev3-tictactoe config` prints.
     pub fn default_json() -> String {
         serde_json::to_string_pretty(&RobotConfig::default()).expect("the config serialises") + "\n"
@@ -111,6 +133,22 @@ fn merge(base: &mut serde_json::Value, given: serde_json::Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saved_config_reads_back_as_saved_and_the_file_it_replaced_is_kept_beside_it() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("robot.json");
+        let mut measured = RobotConfig::default();
+        measured.pen.down_deg = 27;
+        assert_eq!(measured.save_keeping_the_old(&path).unwrap(), None);
+        assert_eq!(RobotConfig::load(&path).unwrap(), measured);
+        let first = std::fs::read_to_string(&path).unwrap();
+        measured.pen.down_deg = 29;
+        let kept = measured.save_keeping_the_old(&path).unwrap();
+        assert_eq!(kept, Some(folder.path().join("robot.json.1")));
+        assert_eq!(std::fs::read_to_string(kept.unwrap()).unwrap(), first);
+        assert_eq!(RobotConfig::load(&path).unwrap().pen.down_deg, 29);
+    }
 
     #[test]
     fn the_printed_defaults_read_back_as_the_defaults() {

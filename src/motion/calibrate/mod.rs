@@ -10,6 +10,9 @@ use crate::physical::PENS;
 use std::fmt::Write as _;
 use std::time::Duration;
 
+mod findings;
+pub use findings::{apply, suggested_travel_deg, Change, Finding, Verdict};
+
 /// The square the human is asked to mark for calibration: the middle one.
 pub const MARK_SQUARE: Cell = Cell { row: 1, col: 1 };
 
@@ -92,11 +95,10 @@ impl Calibration {
             ("columns", self.columns_far_stop_deg, configured_columns),
             ("rows", self.rows_far_stop_deg, configured_rows),
         ] {
-            if far < configured {
+            if let Some(deg) = suggested_travel_deg(far, configured) {
                 let _ = writeln!(
                     out,
-                    "  Set {name}.travel_deg to at most {}: the axis cannot reach {configured}.",
-                    far - 5
+                    "  Set {name}.travel_deg to at most {deg}: the axis cannot reach {configured}."
                 );
             }
         }
@@ -178,23 +180,19 @@ impl Calibration {
                     eye.spot_uncertainty_mm,
                     eye.ink_contrast * 100.0
                 );
-                let differs =
-                    (eye.spot_mm - configured).abs() > (2.0 * eye.spot_uncertainty_mm).max(0.5);
-                let _ = if !eye.trusted() {
-                    writeln!(
+                let _ = match self.spot_verdict() {
+                    Verdict::Untrusted(_) => writeln!(
                         out,
                         "  Not sure enough to suggest a spot: sensing.spot_mm stays {configured}."
-                    )
-                } else if differs {
-                    writeln!(
+                    ),
+                    Verdict::Change(_) => writeln!(
                         out,
                         "  Suggested: \"sensing\": {{\"spot_mm\": {:.1}}} (now {configured}). Each \
                          game measures it again on its own grid and reads by what it measures; \
                          the config is its first guess.",
                         eye.spot_mm
-                    )
-                } else {
-                    writeln!(out, "  sensing.spot_mm ({configured}) agrees.")
+                    ),
+                    Verdict::Agrees => writeln!(out, "  sensing.spot_mm ({configured}) agrees."),
                 };
             }
             Err(why) => {
@@ -323,7 +321,7 @@ pub fn calibrate(
             gantry.take_blank_readings()?,
             Err(format!(
                 "the grid's lines read at most {darkest_percent} % darker than the paper: \
-                 did the pen ink? (see the pen's line above)"
+                 did the pen ink, and does it reach the paper?"
             )),
         ),
         Err(other) => return Err(other),
@@ -367,11 +365,12 @@ pub fn calibrate(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::config::RobotConfig;
 
-    fn calibration(blank: u8, mark: f64) -> Calibration {
+    /// A calibration that read `blank` paper and a `mark`, with no grid measured.
+    pub(crate) fn calibration(blank: u8, mark: f64) -> Calibration {
         Calibration {
             homing: Default::default(),
             columns_far_stop_deg: 550,
@@ -390,7 +389,7 @@ mod tests {
         }
     }
 
-    fn eye(spot_mm: f64) -> EyeMeasure {
+    pub(crate) fn eye(spot_mm: f64) -> EyeMeasure {
         EyeMeasure {
             spot_mm,
             spot_uncertainty_mm: 0.2,
