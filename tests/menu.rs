@@ -93,14 +93,14 @@ fn the_setup_is_two_presses_from_the_main_menu() {
 }
 
 #[test]
-fn on_the_setup_left_turns_the_voice_over_right_shows_the_eye_down_asks_to_reset_and_up_goes_back()
-{
+fn on_the_setup_centre_calibrates_left_turns_the_voice_over_right_shows_the_eye_down_asks_to_reset_and_up_goes_back(
+) {
     let cases = [
         (Key::Left, Menu::Settings, Action::ToggleVoice),
         (Key::Right, Menu::Eye, Action::Show),
         (Key::Down, Menu::ConfirmReset, Action::Show),
         (Key::Up, Menu::Main, Action::Show),
-        (Key::Centre, Menu::Settings, Action::Ignore),
+        (Key::Centre, Menu::Settings, Action::Calibrate),
     ];
     for (key, state, action) in cases {
         assert_eq!(

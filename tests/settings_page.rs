@@ -9,7 +9,7 @@ use ev3_tictactoe::app::preferences::{Preferences, PreferencesFile};
 use ev3_tictactoe::app::scripted::Strategy;
 use ev3_tictactoe::hw::{HwError, Voice};
 use ev3_tictactoe::scoreboard::{GameResult, Scoreboard};
-use ev3_tictactoe::ui::menu::Key;
+use ev3_tictactoe::ui::menu::{FirstMove, Key};
 use sim_rig::*;
 use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
@@ -179,15 +179,17 @@ fn the_robots_eye_shows_what_the_last_sheet_measured_in_millimetres_and_percent(
 }
 
 #[test]
-fn a_start_without_robot_json_says_so_and_how_to_measure_the_robot_then_goes_on() {
+fn a_game_asked_for_on_the_command_line_without_robot_json_says_so_and_how_to_measure_the_robot_then_plays(
+) {
     let mut rig = Rig::new(Strategy::Random, 4);
     rig.settings.without_robot_config = true;
-    run_menu_with(&mut rig, &[Key::Up], &Heard::default());
+    let (games, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 4);
+    assert_done(&ending);
+    assert_eq!(games.len(), 1);
     let titles: Vec<String> = rig.screens.all().into_iter().map(|v| v.title).collect();
-    let notice = titles.iter().position(|t| t == "No robot.json");
-    let menu = titles.iter().position(|t| t == "Noughts and crosses");
-    assert!(
-        matches!((notice, menu), (Some(n), Some(m)) if n < m),
+    assert_eq!(
+        titles.first().map(String::as_str),
+        Some("No robot.json"),
         "{titles:?}"
     );
     let said = rig.screens.titled("No robot.json")[0].paragraphs.join(" ");
@@ -195,6 +197,7 @@ fn a_start_without_robot_json_says_so_and_how_to_measure_the_robot_then_goes_on(
 
     // With a robot config of its own, nothing is said.
     let mut rig = Rig::new(Strategy::Random, 4);
-    run_menu_with(&mut rig, &[Key::Up], &Heard::default());
+    let (_, ending) = rig.play(&Difficulty::easy(), FirstMove::Human, 1, 4);
+    assert_done(&ending);
     assert!(rig.screens.titled("No robot.json").is_empty());
 }

@@ -4,6 +4,7 @@
 //! and the tests on the simulator with a scripted person ([`Person`]).
 
 pub mod brick;
+mod calibration_page;
 pub mod game;
 pub mod journal;
 pub mod panel;
@@ -19,7 +20,7 @@ mod settings_page;
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Mark};
 use crate::hw::{Battery, ButtonPad, Buttons};
-use crate::motion::calibrate::touch_released;
+use crate::motion::calibrate::{touch_released, Step};
 use crate::motion::{Axis, Gantry, MotionError, StopRequest};
 use crate::scoreboard::store::ScoreFile;
 use crate::ui::cues::{Activity, Cue};
@@ -51,6 +52,12 @@ pub trait Person {
     /// The program waits for the human, who plays `mark`, to move on `board` and press the
     /// touch sensor.
     fn your_move(&mut self, _board: &Board, _mark: Mark) {}
+    /// The program shows the page `title`, a question of the buttons (measure the robot now?
+    /// keep this measurement?), and waits for one.
+    fn asked(&mut self, _title: &str) {}
+    /// Calibration has begun `step`; at [`Step::FillIn`] it waits for the mark and the touch
+    /// sensor.
+    fn calibrating(&mut self, _step: Step) {}
 }
 
 /// Nobody scripted: the person at the brick acts on their own.
@@ -87,8 +94,13 @@ pub struct Settings {
     /// Where pictures of what the sensor saw are kept (see [`crate::read_record`]).
     pub reads: ReadPictures,
     /// No robot.json was found: the robot plays on the built-in defaults, and the start says
-    /// so, since they may not fit the robot in front of the person.
+    /// so, since they may not fit the robot in front of the person (and from the menu offers
+    /// to measure it).
     pub without_robot_config: bool,
+    /// Where calibration from the menu keeps what it measured: the robot config's file (robot.json
+    /// beside the program on a brick, or the file `--config` named). `None`: nowhere (the demo's
+    /// simulated robot), and the setup page says so.
+    pub robot_config_file: Option<PathBuf>,
 }
 
 /// Where pictures of reads of the board go.
@@ -114,6 +126,7 @@ impl Default for Settings {
             resumable: true,
             reads: ReadPictures::default(),
             without_robot_config: false,
+            robot_config_file: None,
             seed: None,
         }
     }
@@ -256,6 +269,7 @@ impl<'p> Program<'p> {
     pub fn run_menu(&mut self) -> Ending {
         let flow = self.start().and_then(|()| match &self.buttons {
             Ok(_) => {
+                self.offer_calibration_at_first_start()?;
                 self.take_up_a_cut_short_game()?;
                 self.menu_loop()
             }
@@ -314,6 +328,7 @@ impl<'p> Program<'p> {
         report: &mut dyn FnMut(&G),
     ) -> Ending {
         let flow = self.start().and_then(|()| {
+            self.say_if_there_is_no_robot_config()?;
             let mut left = games;
             if let Some(game) = self.take_up_a_cut_short_game()?.and_then(of_this_kind) {
                 report(&game);
@@ -332,7 +347,6 @@ impl<'p> Program<'p> {
     fn start(&mut self) -> Flow<()> {
         log::info!("program started");
         self.apply_preferences()?;
-        self.say_if_there_is_no_robot_config()?;
         let volts = self.battery.as_mut().map(|b| b.voltage_v());
         match volts {
             Some(Ok(v)) if v < self.settings.low_battery_v => {
@@ -381,6 +395,7 @@ impl<'p> Program<'p> {
                     self.pause(self.settings.result_shown_for)?;
                     menu = Menu::Scores;
                 }
+                Action::Calibrate => self.calibrate_from_menu()?,
                 Action::ToggleVoice => self.toggle_voice(),
                 Action::ResetScores => self.reset_scores_from_menu()?,
             }

@@ -7,6 +7,7 @@ use crate::config::BoardGeometry;
 use crate::game::{Board, Cell, Mark};
 use crate::hw::sim::human::{self, HandMark};
 use crate::hw::sim::SimRobot;
+use crate::motion::calibrate::Step;
 use crate::ui::menu::{Key, Menu};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -54,6 +55,8 @@ pub struct ScriptedHuman {
     pub menus_seen: Vec<Menu>,
     /// How long the person takes over each move before pressing the touch sensor.
     pub think_time: Duration,
+    /// A calibration step at whose start the person presses up, to stop it there.
+    pub stop_calibration_at: Option<Step>,
 }
 
 impl ScriptedHuman {
@@ -73,6 +76,7 @@ impl ScriptedHuman {
             keys: VecDeque::new(),
             menus_seen: Vec::new(),
             think_time: Duration::ZERO,
+            stop_calibration_at: None,
         }
     }
 
@@ -113,10 +117,26 @@ impl Person for ScriptedHuman {
     }
 
     fn asked_to_go_on(&mut self) {
+        self.asked("Go on?");
+    }
+
+    fn asked(&mut self, _title: &str) {
         if let Some(key) = self.keys.pop_front() {
             self.sim
                 .world()
                 .press_buttons_after(READ_THE_SCREEN, key.alone(), PRESS);
+        }
+    }
+
+    fn calibrating(&mut self, step: Step) {
+        if self.stop_calibration_at == Some(step) {
+            self.sim
+                .world()
+                .press_buttons_after(READ_THE_SCREEN, Key::Up.alone(), PRESS);
+        } else if let Step::FillIn { cell, .. } = step {
+            let mut world = self.sim.world();
+            human::draw(world.paper_mut(), &self.geometry, cell, HandMark::Cross);
+            world.press_touch_after(self.think_time, PRESS);
         }
     }
 

@@ -75,6 +75,11 @@ impl ConfigOption {
     pub fn load(&self) -> anyhow::Result<(crate::config::RobotConfig, String)> {
         robot::load_config(self.config.as_deref())
     }
+
+    /// The file this option names, or robot.json in its place: where calibration writes.
+    pub fn file(&self) -> std::path::PathBuf {
+        robot::config_file(self.config.as_deref())
+    }
 }
 
 /// The log of a command that drives the robot.

@@ -55,6 +55,7 @@ pub(super) fn run(
         Settings {
             reads: args.files.read_pictures(),
             without_robot_config,
+            robot_config_file: Some(args.files.config.file()),
             ..settings(&args.program)
         },
     );

@@ -26,15 +26,21 @@ pub const BUILT_IN_DEFAULTS: &str = "built-in defaults";
 /// Loads the robot config: the file named, else `robot.json` if there is one, else the
 /// defaults. A bad file is the user's to fix, so it is reported as bad input.
 pub fn load_config(named: Option<&Path>) -> anyhow::Result<(RobotConfig, String)> {
-    let (path, must_exist) = match named {
-        Some(path) => (path.to_path_buf(), true),
-        None => (super::default_file(DEFAULT_CONFIG_FILE), false),
-    };
-    if !must_exist && !path.exists() {
+    let path = config_file(named);
+    if named.is_none() && !path.exists() {
         return Ok((RobotConfig::default(), BUILT_IN_DEFAULTS.to_string()));
     }
     let config = RobotConfig::load(&path).map_err(|e| BadInput(e.to_string()))?;
     Ok((config, path.display().to_string()))
+}
+
+/// The robot config's file: the one named, else `robot.json` in its place (beside the program
+/// on a brick), whether or not it exists yet.
+pub fn config_file(named: Option<&Path>) -> PathBuf {
+    named.map_or_else(
+        || super::default_file(DEFAULT_CONFIG_FILE),
+        Path::to_path_buf,
+    )
 }
 
 /// `config`: the default robot config on standard output, ready to save as robot.json, and on

@@ -211,4 +211,31 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn every_finding_of_a_calibration_fits_the_lcd_whatever_its_verdict() {
+        use crate::motion::calibrate::tests::{calibration, eye};
+        let config = crate::config::RobotConfig::default();
+        let mut short_axes = calibration(70, 40.0);
+        (
+            short_axes.columns_far_stop_deg,
+            short_axes.rows_far_stop_deg,
+        ) = (400, 300);
+        short_axes.eye = Ok(eye(6.2));
+        let mut unsure = calibration(70, 71.0);
+        unsure.eye = Err(
+            "the grid's lines read at most 3 % darker than the paper: did the \
+             pen ink, and does it reach the paper?"
+                .to_string(),
+        );
+        let mut unread = calibration(70, 40.0);
+        unread.mark_percent = None;
+        for measured in [short_axes, unsure, unread] {
+            for finding in measured.findings(&config) {
+                let view = View::of_finding(&finding, &config);
+                let (room, needed) = (body_of(&view).size.height, text_height(&view));
+                assert!(needed <= room, "{needed} px in {room}: {view:?}");
+            }
+        }
+    }
 }

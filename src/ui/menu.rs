@@ -5,7 +5,9 @@
 //! hard unless the robot config names others); down shows the scores; up exits. After a level,
 //! the player chooses who moves first: left "you", right "the robot", centre a coin toss; up
 //! goes back. On the scores page, centre starts a game for two people with the robot as
-//! referee, and any other key goes back.
+//! referee, down opens the setup, and any other key goes back. On the setup, centre calibrates
+//! the robot, left turns the voice over, right shows the robot's eye, down asks to reset the
+//! scores, and up goes back.
 
 use crate::ai::Difficulty;
 use crate::hw::Buttons;
@@ -85,7 +87,8 @@ pub enum Menu {
     /// The scoreboard; centre starts a game for two people, down opens the settings, any
     /// other key goes back.
     Scores,
-    /// The settings page: the voice on or off, and the scores reset.
+    /// The settings page: calibration, the voice on or off, the robot's eye and the scores
+    /// reset.
     Settings,
     /// Reset the scores? Centre resets them; any other key keeps them.
     ConfirmReset,
@@ -120,6 +123,8 @@ pub enum Action {
     },
     /// Two people play each other; the robot draws the grid, reads and judges.
     Referee,
+    /// Measure the robot, show what was measured, and keep in robot.json what the person keeps.
+    Calibrate,
     /// Turn the robot's voice on if it is off, off if it is on, and keep that.
     ToggleVoice,
     /// Reset the scoreboard, keeping the old file beside it.
@@ -168,7 +173,7 @@ impl Menu {
             (Menu::Settings, Key::Down) => (Menu::ConfirmReset, Action::Show),
             (Menu::Settings, Key::Up) => (Menu::Main, Action::Show),
             (Menu::Settings, Key::Right) => (Menu::Eye, Action::Show),
-            (state @ Menu::Settings, Key::Centre) => (state, Action::Ignore),
+            (Menu::Settings, Key::Centre) => (Menu::Settings, Action::Calibrate),
             (Menu::Eye, _) => (Menu::Settings, Action::Show),
             // A reset loses every score: only the centre button, asked for by name, does it.
             (Menu::ConfirmReset, Key::Centre) => (Menu::Settings, Action::ResetScores),

@@ -4,7 +4,9 @@
 
 use super::menu::Menu;
 use crate::ai::Difficulty;
+use crate::config::RobotConfig;
 use crate::game::Board;
+use crate::motion::calibrate::{Finding, Verdict};
 use crate::scoreboard::Scoreboard;
 
 /// What the setup page and the eye page show, beyond the menu itself.
@@ -52,6 +54,20 @@ impl View {
         lines
     }
 
+    /// One finding of a calibration from the buttons, judged against `config`: what was
+    /// measured, what it means for the config, and the buttons that keep or leave it.
+    pub fn of_finding(finding: &Finding, config: &RobotConfig) -> View {
+        let (verdict, question) = match &finding.verdict {
+            Verdict::Change(change) => (
+                format!("Set {}.", change.describe(config)),
+                "CENTRE keep, other: leave",
+            ),
+            Verdict::Agrees => ("The config agrees.".to_string(), "Any button: next"),
+            Verdict::Untrusted(why) => (format!("Not kept: {why}."), "Any button: next"),
+        };
+        View::new(finding.topic, &[&finding.measured, &verdict, question])
+    }
+
     /// The menu in one of its states. `scores` is shown on the main menu and the scores page,
     /// and named on the question whether to reset them. `levels` are the three on the left,
     /// centre and right buttons; `setup`, what the setup page and the eye page show.
@@ -96,12 +112,11 @@ impl View {
             Menu::Settings => View {
                 title: "Setup".into(),
                 paragraphs: vec![
+                    "CENTRE calibrate".into(),
                     format!("LEFT   voice {}", if setup.voice { "on" } else { "off" }),
                     "RIGHT  the robot's eye".into(),
                     "DOWN   reset the scores".into(),
                     "UP     back".into(),
-                    "Calibrate: run".into(),
-                    "ev3-tictactoe calibrate".into(),
                 ],
                 board: None,
             },

@@ -140,16 +140,16 @@ pub fn human_moves(brick: &Mounted, run: &mut Run) {
         .into_iter()
         .find(|n| empty.contains(n))
         .expect("an empty square on the human's turn");
+    draw_an_x_and_press(brick, Cell::from_index(square - 1, 3));
+}
+
+/// The person draws an X with a pen in `cell` and presses the touch sensor.
+pub fn draw_an_x_and_press(brick: &Mounted, cell: Cell) {
     let config = RobotConfig::default();
     let tree = brick.tree();
     let physics = tree.physics.as_ref().expect("a moving robot");
     let mut world = physics.sim.world();
-    human::draw(
-        world.paper_mut(),
-        &config.board,
-        Cell::from_index(square - 1, 3),
-        HandMark::Cross,
-    );
+    human::draw(world.paper_mut(), &config.board, cell, HandMark::Cross);
     world.press_touch(Duration::from_millis(200));
 }
 

@@ -18,6 +18,8 @@ use at_the_brick::*;
 use emulated_brick::Mounted;
 
 use ev3_tictactoe::ai::Difficulty;
+use ev3_tictactoe::config::RobotConfig;
+use ev3_tictactoe::game::Cell;
 use ev3_tictactoe::hw::ev3dev::buttons::key;
 use ev3_tictactoe::hw::ev3dev::DEVICE_DIR_VARIABLE;
 use ev3_tictactoe::scoreboard::store::ScoreFile;
@@ -35,9 +37,11 @@ fn started_with_no_arguments_as_the_file_browser_does_the_menu_plays_a_whole_gam
     // with no arguments.
     let folder = tempfile::tempdir().unwrap();
     let mut run = Run::start(&brick, folder.path(), &[]);
-    // No robot.json beside it: a first start says so, and how to measure the robot.
-    let notice = run.wait_for(&["[No robot.json]"], SCREEN);
-    assert!(notice.contains("ev3-tictactoe calibrate"), "{notice}");
+    // No robot.json beside it: a first start says so and offers to measure the robot; any
+    // button but centre skips that.
+    let offer = run.wait_for(&["[No robot.json]"], SCREEN);
+    assert!(offer.contains("CENTRE measure it now"), "{offer}");
+    press(&brick, key::DOWN);
     run.wait_for(&["[Noughts and crosses]"], SCREEN);
     press(&brick, key::RIGHT);
     run.wait_for(&["[Level: hard]"], SCREEN);
@@ -154,6 +158,73 @@ fn from_the_buttons_alone_the_eye_is_shown_the_voice_stays_off_after_a_restart_a
     exit_from_the_setup(&brick, &mut run);
     let log = std::fs::read_to_string(folder.path().join("ev3-tictactoe.log")).unwrap();
     assert!(log.contains("the voice is off"), "{log}");
+}
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn from_the_buttons_alone_a_first_start_calibrates_the_robot_to_the_end_and_a_later_calibration_stops_halfway(
+) {
+    require_fuse!();
+    let brick = moving_brick();
+    let folder = tempfile::tempdir().unwrap();
+    let robot_json = folder.path().join("robot.json");
+
+    // The first start, with no robot.json: calibration offered and taken.
+    let mut run = Run::start(&brick, folder.path(), &[]);
+    run.wait_for(&["[No robot.json]"], SCREEN);
+    press(&brick, key::ENTER);
+    let first = run.wait_for(&["[Calibrating]"], SCREEN);
+    assert!(first.contains("Homing"), "{first}");
+    let ask = run.wait_for(&["[Your X, please]"], Duration::from_secs(180));
+    assert!(ask.contains("square 5 (centre)"), "{ask}");
+    draw_an_x_and_press(&brick, Cell::from_index(4, 3));
+    // Each finding shown, and the centre button keeps what it would change.
+    for topic in [
+        "[Columns travel]",
+        "[Rows travel]",
+        "[The pen]",
+        "[The sensor's spot]",
+        "[Your mark]",
+    ] {
+        run.wait_for(&[topic], SCREEN);
+        press(&brick, key::ENTER);
+    }
+    let done = run.wait_for(&["[Calibrated]", "[Not saved]"], SCREEN);
+    assert!(done.contains("written to robot.json"), "{done}");
+    let written = RobotConfig::load(&robot_json).expect("a robot.json the program reads");
+    assert_ne!(written, RobotConfig::default(), "what was measured is kept");
+    press(&brick, key::ENTER);
+    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    press(&brick, key::UP);
+    run.wait_for(&["[Goodbye]"], SCREEN);
+    assert_eq!(run.finish(SCREEN), Some(0), "{}", run.said());
+    assert_left_safe(&brick, "after calibration", true);
+    let before = std::fs::read_to_string(&robot_json).unwrap();
+
+    // Started again, robot.json in place: no offer. Calibration from the setup, stopped by a
+    // button while the grid is drawn.
+    let mut run = Run::start(&brick, folder.path(), &[]);
+    to_the_setup(&brick, &mut run);
+    press(&brick, key::ENTER);
+    run.wait_for(&["[Calibrate]"], SCREEN);
+    press(&brick, key::ENTER);
+    run.wait_for(
+        &["[Calibrating] Drawing the grid"],
+        Duration::from_secs(180),
+    );
+    press(&brick, key::UP);
+    let stopped = run.wait_for(&["[Calibration stopped]"], SCREEN);
+    assert!(stopped.contains("Stopped by the up button"), "{stopped}");
+    assert_left_safe(&brick, "calibration stopped halfway", true);
+    assert_eq!(std::fs::read_to_string(&robot_json).unwrap(), before);
+    assert!(!folder.path().join("robot.json.1").exists());
+    press(&brick, key::ENTER);
+    run.wait_for(&["[Setup]"], SCREEN);
+    exit_from_the_setup(&brick, &mut run);
+    assert!(
+        !run.said().contains("[No robot.json]"),
+        "no offer once robot.json is there"
+    );
 }
 
 /// From the menu as the program opens it, down to the scores and down to the setup: the setup
