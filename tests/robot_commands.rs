@@ -25,18 +25,29 @@ fn config_prints_the_defaults_ready_to_edit() {
 }
 
 #[test]
-fn config_names_the_setup_pages_settings_file_on_standard_error_and_leaves_the_json_alone() {
+fn config_names_the_settings_file_and_what_robot_json_changes_on_standard_error_and_leaves_the_json_alone(
+) {
     let dir = tempfile::tempdir().unwrap();
     command(&dir).arg("config").assert().success().stderr(
         "The setup page's settings: settings.json: not written yet (the voice on, as by \
-         default).\n",
+         default).\nThe robot config: robot.json is not there, so the program plays on these \
+         defaults.\n",
     );
     std::fs::write(dir.path().join("settings.json"), r#"{"voice": false}"#).unwrap();
+    // A robot.json as calibration writes it, whole, with two settings measured.
+    let mut measured = RobotConfig::default();
+    measured.pen.down_deg = 27;
+    measured.sensing.mark_contrast_percent = 9;
+    measured
+        .save_keeping_the_old(&dir.path().join("robot.json"))
+        .unwrap();
     let output = command(&dir).arg("config").output().unwrap();
     let said = String::from_utf8(output.stderr).unwrap();
     assert_eq!(
         said,
-        "The setup page's settings: settings.json: the voice off.\n"
+        "The setup page's settings: settings.json: the voice off.\nThe robot config: \
+         robot.json, which differs from these defaults in pen.down_deg, \
+         sensing.mark_contrast_percent.\n"
     );
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(

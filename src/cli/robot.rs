@@ -54,7 +54,67 @@ pub(super) fn print_defaults() -> anyhow::Result<ExitCode> {
     let scores = crate::scoreboard::store::ScoreFile::new(scores);
     let settings = crate::app::preferences::PreferencesFile::beside(&scores);
     eprintln!("The setup page's settings: {}.", settings.describe());
+    let named = std::env::var_os(CONFIG_VARIABLE).map(PathBuf::from);
+    eprintln!(
+        "The robot config: {}.",
+        describe_config_file(&config_file(named.as_deref()))
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The robot config file in a line for a person: missing, unusable and why, or which settings
+/// it holds apart from the defaults (what calibration or a person changed).
+fn describe_config_file(path: &Path) -> String {
+    let shown = path.display();
+    if !path.exists() {
+        return format!("{shown} is not there, so the program plays on these defaults");
+    }
+    let config = match RobotConfig::load(path) {
+        Ok(config) => config,
+        Err(error) => return format!("{error}: the program will not start with it"),
+    };
+    let mut changed = Vec::new();
+    let as_json = |c: &RobotConfig| serde_json::to_value(c).unwrap_or_default();
+    differing_fields(
+        "",
+        &as_json(&config),
+        &as_json(&RobotConfig::default()),
+        &mut changed,
+    );
+    if changed.is_empty() {
+        format!("{shown}, the same as these defaults")
+    } else {
+        format!(
+            "{shown}, which differs from these defaults in {}",
+            changed.join(", ")
+        )
+    }
+}
+
+/// The dotted names of the fields where `given` differs from `default`.
+fn differing_fields(
+    prefix: &str,
+    given: &serde_json::Value,
+    default: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    match (given, default) {
+        (serde_json::Value::Object(given), serde_json::Value::Object(default)) => {
+            for (key, value) in given {
+                let name = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                match default.get(key) {
+                    Some(was) => differing_fields(&name, value, was, out),
+                    None => out.push(name),
+                }
+            }
+        }
+        (given, default) if given != default => out.push(prefix.to_string()),
+        _ => {}
+    }
 }
 
 /// Options of `calibrate`.
