@@ -17,8 +17,10 @@ use std::time::{Duration, Instant};
 /// The program running on the emulated brick, and everything it has printed.
 pub struct Run {
     pub child: Child,
-    lines: Receiver<String>,
+    lines: Receiver<(Instant, String)>,
     transcript: Vec<String>,
+    /// Each screen the program showed (a line "[Title] ...") and when it was printed.
+    pub screens: Vec<(Instant, String)>,
 }
 
 impl Run {
@@ -39,7 +41,7 @@ impl Run {
             let sender = sender.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    if sender.send(line).is_err() {
+                    if sender.send((Instant::now(), line)).is_err() {
                         break;
                     }
                 }
@@ -49,7 +51,17 @@ impl Run {
             child,
             lines,
             transcript: Vec::new(),
+            screens: Vec::new(),
         }
+    }
+
+    /// Keeps a line the program printed at `at`; the line.
+    fn keep(&mut self, (at, line): (Instant, String)) -> String {
+        if line.starts_with('[') {
+            self.screens.push((at, line.clone()));
+        }
+        self.transcript.push(line.clone());
+        line
     }
 
     /// The next line that starts with any of `starts`, within `within`.
@@ -58,8 +70,8 @@ impl Run {
         loop {
             let left = until.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.transcript.push(line.clone());
+                Ok(printed) => {
+                    let line = self.keep(printed);
                     if starts.iter().any(|s| line.starts_with(s)) {
                         return line;
                     }
@@ -76,12 +88,11 @@ impl Run {
     pub fn next_lines(&mut self, n: usize) -> Vec<String> {
         (0..n)
             .map(|_| {
-                let line = self
+                let printed = self
                     .lines
                     .recv_timeout(Duration::from_secs(5))
                     .expect("the board follows its screen");
-                self.transcript.push(line.clone());
-                line
+                self.keep(printed)
             })
             .collect()
     }
@@ -92,8 +103,8 @@ impl Run {
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
                 // The reader threads hand over what is left once the pipes close.
-                while let Ok(line) = self.lines.recv_timeout(Duration::from_millis(200)) {
-                    self.transcript.push(line);
+                while let Ok(printed) = self.lines.recv_timeout(Duration::from_millis(200)) {
+                    self.keep(printed);
                 }
                 return status.code();
             }
@@ -111,6 +122,17 @@ impl Run {
     pub fn said(&self) -> String {
         self.transcript.join("\n")
     }
+}
+
+/// From the program's start to its menu: without robot.json beside it the start offers to
+/// calibrate the robot first, and the person skips that (down). The menu's screen.
+pub fn to_the_menu(brick: &Mounted, run: &mut Run) -> String {
+    let first = run.wait_for(&["[No robot.json]", "[Noughts and crosses]"], SCREEN);
+    if !first.starts_with("[No robot.json]") {
+        return first;
+    }
+    press(brick, ev3_tictactoe::hw::ev3dev::buttons::key::DOWN);
+    run.wait_for(&["[Noughts and crosses]"], SCREEN)
 }
 
 /// The person presses the touch sensor again, their mark already on the paper (after "I see no

@@ -13,6 +13,7 @@ mod emulated_brick;
 mod skipping;
 
 mod at_the_brick;
+mod pace;
 
 use at_the_brick::*;
 use emulated_brick::Mounted;
@@ -227,10 +228,10 @@ fn from_the_buttons_alone_a_first_start_calibrates_the_robot_to_the_end_and_a_la
     );
 }
 
-/// From the menu as the program opens it, down to the scores and down to the setup: the setup
+/// From the program's start to the menu, down to the scores and down to the setup: the setup
 /// page's line.
 fn to_the_setup(brick: &Mounted, run: &mut Run) -> String {
-    run.wait_for(&["[Noughts and crosses]"], SCREEN);
+    to_the_menu(brick, run);
     press(brick, key::DOWN);
     run.wait_for(&["[Scores]"], SCREEN);
     press(brick, key::DOWN);
@@ -399,7 +400,11 @@ fn a_signal_to_the_program_and_its_sentinel_at_any_phase_ends_the_game_safely_an
             &game
         };
         let mut run = Run::start(&brick, folder.path(), arguments);
-        run.wait_for(&[screen], SCREEN);
+        if arguments.is_empty() {
+            to_the_menu(&brick, &mut run);
+        } else {
+            run.wait_for(&[screen], SCREEN);
+        }
         // Into the phase's motion (or the wait), then the signal, to the program and its
         // sentinel in the same instant, as the back button's long press makes brickman send
         // it to every process on the program's console (`pkill --terminal`).

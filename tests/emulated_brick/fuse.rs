@@ -129,6 +129,7 @@ impl Filesystem for EmulatedBrick {
         let Some(path) = Self::path_of(&tree, INodeNo(fh.0)) else {
             return reply.error(Errno::ENODEV);
         };
+        tree.accesses.push(std::time::Instant::now());
         match tree.read(&path) {
             Some(value) => {
                 let text = format!("{value}\n");
@@ -156,6 +157,7 @@ impl Filesystem for EmulatedBrick {
         let Some(path) = Self::path_of(&tree, INodeNo(fh.0)) else {
             return reply.error(Errno::ENODEV);
         };
+        tree.accesses.push(std::time::Instant::now());
         if offset != 0 {
             // sysfs takes a value in one write from the start; anything else is a bug.
             return reply.error(Errno::EINVAL);
@@ -182,6 +184,7 @@ impl Filesystem for EmulatedBrick {
         let Some(path) = Self::path_of(&tree, INodeNo(fh.0)) else {
             return reply.error(Errno::ENODEV);
         };
+        tree.accesses.push(std::time::Instant::now());
         let kind = match tree.nodes.get(&path) {
             Some(Node::Device(kind)) => *kind,
             _ => return reply.error(Errno::ENOTTY),

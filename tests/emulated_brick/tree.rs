@@ -37,6 +37,9 @@ pub struct Tree {
     pub writes: Vec<(String, String)>,
     /// Every ioctl that reached a device file: (path, request), in order.
     pub ioctls: Vec<(String, u32)>,
+    /// When each read, write and ioctl reached the tree: what the program asks of the brick's
+    /// drivers, each a system call on a real brick.
+    pub accesses: Vec<Instant>,
     /// Keys held down (Linux key codes), each until its instant.
     pub keys_down: Vec<(u16, Instant)>,
     /// The robot behind the motor and sensor files, if it moves.

@@ -1,0 +1,160 @@
+//! What a whole game asks of the brick: every read, write and ioctl that reaches the emulated
+//! brick's drivers, counted screen by screen (each screen the program shows is a phase: homing,
+//! drawing the grid, reading the paper, waiting for the person's move, ...), and the share of a
+//! real brick's CPU it would take at a cited cost per access.
+
+use crate::at_the_brick::*;
+use std::time::{Duration, Instant};
+
+/// What one sysfs attribute access costs the EV3's 300 MHz CPU: ev3dev-lang-rust's issue 38
+/// measured at most 150 colour-sensor RGB reads a second, three attributes each, so about
+/// 2.2 ms an attribute; a Python library that keeps its files open reaches about 2,000
+/// reflected-light reads a second (0.5 ms). The harsher of the two.
+pub const ACCESS_COST: Duration = Duration::from_micros(2200);
+
+/// One phase of the run: the screen's title, how long it was up, and the accesses meanwhile.
+#[derive(Debug, Clone, Default)]
+pub struct Phase {
+    pub title: String,
+    pub seconds: f64,
+    pub accesses: usize,
+}
+
+impl Phase {
+    pub fn per_second(&self) -> f64 {
+        self.accesses as f64 / self.seconds.max(1e-9)
+    }
+
+    /// The share of the brick's CPU the accesses take at [`ACCESS_COST`].
+    pub fn share(&self) -> f64 {
+        self.per_second() * ACCESS_COST.as_secs_f64()
+    }
+}
+
+/// The screens' phases, each screen's title summed over every time it was shown, in the order
+/// first shown; `until` ends the last.
+pub fn phases(screens: &[(Instant, String)], accesses: &[Instant], until: Instant) -> Vec<Phase> {
+    let mut phases: Vec<Phase> = Vec::new();
+    for (i, (from, line)) in screens.iter().enumerate() {
+        let to = screens.get(i + 1).map_or(until, |(at, _)| *at);
+        let title = line
+            .split(']')
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches('[')
+            .to_string();
+        let count = accesses.iter().filter(|a| **a >= *from && **a < to).count();
+        let seconds = to.saturating_duration_since(*from).as_secs_f64();
+        match phases.iter_mut().find(|p| p.title == title) {
+            Some(phase) => {
+                phase.seconds += seconds;
+                phase.accesses += count;
+            }
+            None => phases.push(Phase {
+                title,
+                seconds,
+                accesses: count,
+            }),
+        }
+    }
+    phases
+}
+
+/// Phases while the program only waits for the person.
+pub fn is_waiting(title: &str) -> bool {
+    title.starts_with("Your move")
+}
+
+/// The phases as a table for a person.
+pub fn table(phases: &[Phase]) -> String {
+    let mut out = format!(
+        "{:<28} {:>7} {:>9} {:>8} {:>6}\n",
+        "screen", "s", "accesses", "per s", "brick"
+    );
+    for phase in phases {
+        out += &format!(
+            "{:<28} {:>7.1} {:>9} {:>8.0} {:>5.0}%\n",
+            phase.title.chars().take(28).collect::<String>(),
+            phase.seconds,
+            phase.accesses,
+            phase.per_second(),
+            phase.share() * 100.0
+        );
+    }
+    out
+}
+
+/// The sum of `phases` that `keep` picks.
+pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
+    phases
+        .iter()
+        .filter(|p| keep(&p.title))
+        .fold(Phase::default(), |sum, p| Phase {
+            title: sum.title,
+            seconds: sum.seconds + p.seconds,
+            accesses: sum.accesses + p.accesses,
+        })
+}
+
+/// How often the program polls the touch sensor and the buttons while it waits for a person
+/// (`POLL` in `src/app/mod.rs`).
+const POLL: Duration = Duration::from_millis(20);
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_and_one_button_read_a_poll(
+) {
+    crate::require_fuse!();
+    let brick = moving_brick();
+    let folder = tempfile::tempdir().unwrap();
+    let args = ["play", "--difficulty", "hard", "--first", "human"];
+    let mut run = Run::start(&brick, folder.path(), &args);
+    // The person takes a few seconds over each move, as people do, so the waits are measured.
+    loop {
+        let line = run.wait_for(
+            &[
+                "[Your move",
+                "[No new mark",
+                "[I win",
+                "[A draw",
+                "[You win",
+                "[Game void",
+                "[Error",
+            ],
+            SCREEN,
+        );
+        if line.starts_with("[Your move") {
+            std::thread::sleep(Duration::from_secs(3));
+            human_moves(&brick, &mut run);
+        } else if line.starts_with("[No new mark") {
+            press_touch_again(&brick);
+        } else {
+            break;
+        }
+    }
+    let _ = run.finish(SCREEN);
+    let ended = Instant::now();
+    let accesses = brick.tree().accesses.clone();
+    let phases = phases(&run.screens, &accesses, ended);
+    let working = total(&phases, |t| !is_waiting(t));
+    let waiting = total(&phases, is_waiting);
+    eprintln!(
+        "{}working: {:.0} accesses/s ({:.0} % of the brick at {} ms an access); waiting: \
+         {:.0}/s ({:.0} %)",
+        table(&phases),
+        working.per_second(),
+        working.share() * 100.0,
+        ACCESS_COST.as_secs_f64() * 1000.0,
+        waiting.per_second(),
+        waiting.share() * 100.0
+    );
+    assert!(waiting.seconds >= 6.0, "the waits measured: {phases:?}");
+    // The touch sensor's value and the buttons' state once a poll each; what the screen and
+    // the lights ask when the wait begins is a handful more.
+    let per_poll = waiting.per_second() * POLL.as_secs_f64();
+    assert!(
+        per_poll <= 2.2,
+        "{per_poll:.2} accesses a poll while waiting:\n{}",
+        table(&phases)
+    );
+}
