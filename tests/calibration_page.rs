@@ -5,10 +5,12 @@
 
 mod sim_rig;
 
-use ev3_tictactoe::app::scripted::Strategy;
+use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy};
+use ev3_tictactoe::app::{Ending, Person, Settings};
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::motion::calibrate::Step;
-use ev3_tictactoe::ui::menu::Key;
+use ev3_tictactoe::motion::StopRequest;
+use ev3_tictactoe::ui::menu::{Key, Menu};
 use sim_rig::*;
 use std::path::PathBuf;
 
@@ -160,4 +162,62 @@ fn a_first_start_without_robot_json_offers_calibration_and_another_button_skips_
     assert!(done.contains("written to robot.json"), "{done}");
     assert!(!done.contains("robot.json.1"), "{done}");
     RobotConfig::load(&path).expect("a robot.json the program reads");
+}
+
+/// A person who starts calibration from the buttons, then at `at` stops the program as the
+/// back button's long press does (brickman sends SIGTERM).
+struct SignalsDuring {
+    inner: ScriptedHuman,
+    stop: StopRequest,
+    at: Step,
+}
+
+impl Person for SignalsDuring {
+    fn at_menu(&mut self, menu: &Menu) {
+        self.inner.at_menu(menu);
+    }
+
+    fn asked(&mut self, title: &str) {
+        self.inner.asked(title);
+    }
+
+    fn calibrating(&mut self, step: Step) {
+        if step == self.at {
+            self.stop.request(15);
+        } else {
+            self.inner.calibrating(step);
+        }
+    }
+}
+
+#[test]
+fn a_signal_during_calibration_from_the_buttons_ends_the_program_with_the_machine_safe_and_robot_json_untouched(
+) {
+    for at in [Step::MeasuringTravel, Step::DrawingGrid, Step::ReadingPaper] {
+        let (rig, path) = rig_with_a_robot_json(&RobotConfig::default());
+        let before = std::fs::read_to_string(&path).unwrap();
+        let mut inner = rig.scripted(Strategy::Random, 4);
+        inner.keys = TO_CALIBRATION.to_vec().into();
+        let stop = StopRequest::new();
+        let mut person = SignalsDuring {
+            inner,
+            stop: stop.clone(),
+            at,
+        };
+        let settings = Settings {
+            robot_config_file: rig.settings.robot_config_file.clone(),
+            ..Settings::default()
+        };
+        let ending = rig.program_with(&mut person, stop, settings).run_menu();
+        assert!(
+            matches!(&ending, Ending::Interrupted { cause } if cause == "SIGTERM"),
+            "{at:?}: {ending:?}"
+        );
+        assert!(!rig.sim.world().pen_is_down(), "{at:?}: the pen lifted");
+        assert!(
+            rig.sim.world().driven_motors().is_empty(),
+            "{at:?}: motors off"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before, "{at:?}");
+    }
 }
