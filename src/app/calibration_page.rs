@@ -109,7 +109,6 @@ impl Program<'_> {
             &mut self.buttons,
             Err("lent to the gantry during calibration".to_string()),
         );
-        let lent_buttons = lent.is_ok();
         match lent {
             Ok(pad) => self.gantry.stop_on_any_button(pad, self.buttons_before),
             Err(why) => self.buttons = Err(why),
@@ -130,11 +129,9 @@ impl Program<'_> {
         };
         let measured =
             calibrate::calibrate(&mut self.gantry, &mut tell, self.settings.idle_timeout);
-        if lent_buttons {
-            if let Some((pad, before)) = self.gantry.give_back_buttons() {
-                self.buttons = Ok(pad);
-                self.buttons_before = before;
-            }
+        if let Some((pad, before)) = self.gantry.give_back_buttons() {
+            self.buttons = Ok(pad);
+            self.buttons_before = before;
         }
         measured
     }
