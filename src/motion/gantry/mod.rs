@@ -70,6 +70,15 @@ impl Finish {
     const EXACTLY: Finish = Finish::Within(AxisPoint::new(0, 0));
 }
 
+/// The brick's buttons lent to the gantry (see [`Gantry::stop_on_any_button`]).
+struct LentButtons {
+    pad: Box<dyn ButtonPad>,
+    /// How they read at the last poll: a press is a button held now that was not then.
+    before: Buttons,
+    /// False once a read failed: they are not read again.
+    readable: bool,
+}
+
 /// The robot's gantry: three motors, the colour sensor, the touch sensor and the clock.
 pub struct Gantry {
     robot: Robot,
@@ -78,8 +87,8 @@ pub struct Gantry {
     /// Honoured at every poll of every motion; `None` while the machine is being made safe.
     stop: Option<StopRequest>,
     /// The brick's buttons while any press of them stops the motions too (calibration from the
-    /// menu), with how they read at the last poll.
-    stop_buttons: Option<(Box<dyn ButtonPad>, Buttons)>,
+    /// menu).
+    stop_buttons: Option<LentButtons>,
     /// The time between two fresh colour measurements, as measured on the last sweep (it can
     /// be longer than `sensing.sample_ms` asks: a busy CPU, a slow sensor).
     read_period: Option<Duration>,
@@ -161,12 +170,16 @@ impl Gantry {
     /// Reading them at every poll costs the brick a system call each time, so only a procedure
     /// a person may want to cut short lends them (calibration from the menu).
     pub fn stop_on_any_button(&mut self, pad: Box<dyn ButtonPad>, before: Buttons) {
-        self.stop_buttons = Some((pad, before));
+        self.stop_buttons = Some(LentButtons {
+            pad,
+            before,
+            readable: true,
+        });
     }
 
     /// The buttons lent by [`Gantry::stop_on_any_button`], with how they last read.
     pub fn give_back_buttons(&mut self) -> Option<(Box<dyn ButtonPad>, Buttons)> {
-        self.stop_buttons.take()
+        self.stop_buttons.take().map(|lent| (lent.pad, lent.before))
     }
 
     /// Fails if a stop was requested, or a lent button pressed: for waits outside the motions
@@ -177,19 +190,23 @@ impl Gantry {
                 cause: stop.cause(),
             });
         }
-        if let Some((pad, before)) = &mut self.stop_buttons {
-            match pad.pressed() {
+        if let Some(lent) = self.stop_buttons.as_mut().filter(|lent| lent.readable) {
+            match lent.pad.pressed() {
                 Ok(now) => {
-                    let newly = now.newly_pressed(*before);
-                    *before = now;
+                    let newly = now.newly_pressed(lent.before);
+                    lent.before = now;
                     if let Some(name) = newly {
                         return Err(MotionError::Interrupted {
                             cause: format!("the {name} button"),
                         });
                     }
                 }
-                // Buttons that cannot be read stop nothing; the motions' own checks go on.
-                Err(error) => log::warn!("the buttons could not be read: {error}"),
+                // Buttons that cannot be read stop nothing (signals still do); said once, not
+                // at every poll.
+                Err(error) => {
+                    log::warn!("the buttons could not be read, so they stop nothing: {error}");
+                    lent.readable = false;
+                }
             }
         }
         Ok(())
