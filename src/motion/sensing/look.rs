@@ -36,6 +36,13 @@ pub struct Look {
     pub clear: f64,
 }
 
+/// How much lighter or darker than along its centre line a square's paper may be along the
+/// off-centre look's lines: the simulated sheet's whiteness varies by 6 % over some 90 degrees
+/// (docs/sensor.md), so by up to 1.8 % over the 25 degrees between the lines; real paper's
+/// unevenness is of the same order. The blank level, read on the centre line, is that uncertain
+/// as a measure of the paper on any other.
+pub const OFF_CENTRE_PAPER: f64 = 0.018;
+
 /// A faint dip must stand this many of its own noise's standard deviations out of the paper
 /// beside it. A board reading tests some hundreds of places (each square, each line, each
 /// stretch); noise reaches 4.5 of them at one in some hundred thousand with Gaussian noise and
@@ -168,9 +175,19 @@ impl Look {
                     )
                 })
             } else {
+                // Off the centre line the blank level is further from the paper under the spot
+                // (traced: a 6 mm spot's off-centre lines read a blank square 7 % dark against
+                // it, 4.8 and 5.4 deviations of noise and light alone, and took it for a mark).
+                let off_line = if on_blank_line {
+                    0.0
+                } else {
+                    (OFF_CENTRE_PAPER / 2.0 * blank.level / blank.noise.max(0.5)).powi(2)
+                };
                 Some((
                     blank.level,
-                    std::f64::consts::FRAC_PI_2 / fresh(blank.readings.max(1)) + blank.light_share,
+                    std::f64::consts::FRAC_PI_2 / fresh(blank.readings.max(1))
+                        + blank.light_share
+                        + off_line,
                     MEAN_SIGMAS,
                 ))
             }

@@ -56,7 +56,7 @@ pub use light::{PaperLight, PaperRatio, Step, LIGHT_CHANGED, PLANE_SQUARES};
 pub(crate) use look::readings_per_measurement;
 pub use look::{
     local_paper_deg, pooled_sigmas, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS,
-    MIN_READINGS_BESIDE, POOLED_LINES, POOLED_SIGMAS, SURE_SIGMAS,
+    MIN_READINGS_BESIDE, OFF_CENTRE_PAPER, POOLED_LINES, POOLED_SIGMAS, SURE_SIGMAS,
 };
 pub use verdict::{judge, Doubt, Evidence, NewMarks, SquareReading, HANDS_OFF, MOST_READS};
 

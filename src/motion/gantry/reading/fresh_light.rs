@@ -149,7 +149,9 @@ impl Gantry {
             });
             let factor = light_before.at(reading.cell) * (1.0 - share)
                 + light_after.at(reading.cell) * share;
-            let error = light_before.error.max(light_after.error);
+            let error = light_before
+                .error_at_a_square()
+                .max(light_after.error_at_a_square());
             *reading = SquareReading {
                 blank: blank.of(reading.cell).in_light(factor, error),
                 ..was.clone()

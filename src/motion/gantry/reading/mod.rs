@@ -26,7 +26,7 @@ use crate::game::Cell;
 use crate::game::Mark;
 use crate::motion::plan::Sweep;
 use crate::motion::sensing::{
-    self, Evidence, Look, NewMarks, PaperLight, PaperRatio, Sample, SquareReading,
+    self, Evidence, Look, NewMarks, PaperLight, PaperRatio, Sample, SquareReading, OFF_CENTRE_PAPER,
 };
 use crate::motion::MotionError;
 use std::time::Duration;
@@ -402,7 +402,7 @@ impl Gantry {
         for reading in readings.iter_mut() {
             reading.blank = blank
                 .of(reading.cell)
-                .in_light(light.at(reading.cell), light.error);
+                .in_light(light.at(reading.cell), light.error_at_a_square());
         }
     }
 }
@@ -460,12 +460,6 @@ pub(super) fn paper_ratios(
         })
         .collect()
 }
-
-/// How much lighter or darker than along its centre line a square's paper may be along the
-/// off-centre look's lines: the simulated sheet's whiteness varies by 6 % over some 90 degrees
-/// (docs/sensor.md), so by up to 1.8 % over the 25 degrees between the lines; real paper's
-/// unevenness is of the same order.
-const OFF_CENTRE_PAPER: f64 = 0.018;
 
 /// True when the first look, which measured `light`, saw `cell` first of the `empty` squares,
 /// within [`SHADOW_AFTER_PRESS`] of the read's start, or as the light stepped: where a change

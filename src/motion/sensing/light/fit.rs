@@ -154,6 +154,37 @@ pub(super) fn rms_error(ratios: &[PaperRatio]) -> f64 {
     (ratios.iter().map(|r| r.error.powi(2)).sum::<f64>() / ratios.len() as f64).sqrt()
 }
 
+/// How far the `paper` squares' ratios stray from `light` past their own errors, as a share:
+/// the root of their mean squared distance from it (over the squares left when the fit's
+/// `figures` are taken off, as a variance's estimate asks) less their mean squared error. 0
+/// unless the distance is past what noise makes by [`UNEXPLAINED_SIGMAS`] standard deviations
+/// of such an estimate: noise alone leaves some excess half the time, and counting it blurs a
+/// faint mark in light the fit follows well.
+pub(super) fn unexplained(
+    paper: &[PaperRatio],
+    light: impl Fn(Cell) -> f64,
+    figures: usize,
+) -> f64 {
+    if paper.len() <= figures {
+        return 0.0;
+    }
+    let left = (paper.len() - figures) as f64;
+    let squared = paper
+        .iter()
+        .map(|r| (r.ratio - light(r.cell)).powi(2))
+        .sum::<f64>()
+        / left;
+    let noise = rms_error(paper).powi(2);
+    if squared <= noise * (1.0 + UNEXPLAINED_SIGMAS * (2.0 / left).sqrt()) {
+        return 0.0;
+    }
+    (squared - noise).sqrt()
+}
+
+/// See [`unexplained`]: a variance estimated from `k` squares' distances scatters by
+/// `sqrt(2 / k)` of itself.
+const UNEXPLAINED_SIGMAS: f64 = 2.0;
+
 /// The light one side of a step shows: its level at the board's `middle` column, and its
 /// slope across the columns where four squares or more over two columns or more show one
 /// past [`SIGNIFICANT_SIGMAS`] of its error (else flat: two squares fit any slope, and three
