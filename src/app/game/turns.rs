@@ -109,7 +109,7 @@ impl Program<'_> {
             if let Some(doubt) = Doubt::after(reads, &marks, &light) {
                 let shown = match doubt {
                     Doubt::Several(_) => "More than one new mark, or the light changed.",
-                    Doubt::Unsteady(_) => "The light changed while I read.",
+                    Doubt::Unsteady(_) | Doubt::FewSquares(_) => "The light changed while I read.",
                 };
                 let why = match doubt {
                     Doubt::Several(_) => format!("{saw}, more than one move makes"),
@@ -117,6 +117,12 @@ impl Program<'_> {
                         "the paper's light changed unevenly while I read it (by up to {:.0} % \
                          between squares)",
                         scatter * 100.0
+                    ),
+                    Doubt::FewSquares(change) => format!(
+                        "no new mark, but the light changed by {:.0} % and too few empty \
+                         squares measured it to show whether it changed while I read (a \
+                         shadow lifting would hide a mark)",
+                        change.abs() * 100.0
                     ),
                 };
                 log::info!(

@@ -193,6 +193,27 @@ fn a_read_with_several_new_marks_or_unsteady_light_is_doubted() {
 }
 
 #[test]
+fn no_new_mark_in_light_changed_and_measured_on_too_few_squares_to_show_a_step_is_doubted() {
+    // Late in a game: two empty squares, the O drawn in one. The other, read first in the
+    // shadow of the person who has just pressed, says the light is 14 % darker.
+    let shadowed = board(|_| 0.86, &[0, 1, 2, 3, 4, 5, 6]);
+    let few = PaperLight::measure(3, &shadowed, at_blank());
+    assert!(!few.is_as_at_blank() && !few.tells_a_step(), "{few:?}");
+    let doubt = Doubt::of(&NewMarks::None, &few).expect("doubted");
+    assert!(matches!(doubt, Doubt::FewSquares(change) if (change + 0.14).abs() < 1e-9));
+    // A mark seen in it stands (a shadow only hides one), as does no mark in light measured
+    // on enough squares to show a shadow lifting, or in light as at the blank read.
+    assert_eq!(
+        Doubt::of(&NewMarks::One(Cell::from_index(8, 3)), &few),
+        None
+    );
+    let many = PaperLight::measure(3, &board(|_| 0.86, &[]), at_blank());
+    assert!(many.tells_a_step());
+    assert_eq!(Doubt::of(&NewMarks::None, &many), None);
+    assert_eq!(Doubt::of(&NewMarks::None, &at_blank()), None);
+}
+
+#[test]
 fn a_read_again_is_believed_unless_the_light_changed_while_it_went_on_too() {
     let steady = at_blank();
     let unsteady = steady.moved_by(0.1);
