@@ -94,7 +94,7 @@ pub struct PaperLight {
     /// The level's own standard error, as a share: every corrected comparison carries it.
     pub error: f64,
     /// How far the paper squares stray from a fitted step of the light beyond their own noise,
-    /// as a share (see [`fit::unexplained`]): light the step does not follow. One square judged
+    /// as a share (`fit::unexplained`): light the step does not follow. One square judged
     /// in this light is that uncertain as well ([`PaperLight::error_at_a_square`]). 0 for a
     /// level or a plane: see [`PaperLight::error_at_a_square`].
     pub unexplained: f64,
