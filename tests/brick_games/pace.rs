@@ -4,6 +4,7 @@
 //! real brick's CPU it would take at a cited cost per access.
 
 use crate::at_the_brick::*;
+use ev3_tictactoe::app::POLL;
 use std::time::{Duration, Instant};
 
 /// What one sysfs attribute access costs the EV3's 300 MHz CPU: ev3dev-lang-rust's issue 38
@@ -32,7 +33,8 @@ impl Phase {
 }
 
 /// The screens' phases, each screen's title summed over every time it was shown, in the order
-/// first shown; `until` ends the last.
+/// first shown; `until` ends the last. `accesses` are in time order (the tree logs them as
+/// they come).
 pub fn phases(screens: &[(Instant, String)], accesses: &[Instant], until: Instant) -> Vec<Phase> {
     let mut phases: Vec<Phase> = Vec::new();
     for (i, (from, line)) in screens.iter().enumerate() {
@@ -43,7 +45,7 @@ pub fn phases(screens: &[(Instant, String)], accesses: &[Instant], until: Instan
             .unwrap_or_default()
             .trim_start_matches('[')
             .to_string();
-        let count = accesses.iter().filter(|a| **a >= *from && **a < to).count();
+        let count = accesses.partition_point(|a| *a < to) - accesses.partition_point(|a| a < from);
         let seconds = to.saturating_duration_since(*from).as_secs_f64();
         match phases.iter_mut().find(|p| p.title == title) {
             Some(phase) => {
@@ -95,10 +97,6 @@ pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
             accesses: sum.accesses + p.accesses,
         })
 }
-
-/// How often the program polls the touch sensor and the buttons while it waits for a person
-/// (`POLL` in `src/app/mod.rs`).
-const POLL: Duration = Duration::from_millis(20);
 
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
