@@ -42,6 +42,14 @@ pub const PLANE_SQUARES: usize = 5;
 /// paper squares (see [`PaperLight::measure`]).
 pub const SLOPE_SQUARES: usize = 6;
 
+/// The fastest the light may drift smoothly, as a share a second, and still not count as a
+/// change between two looks of one read: each look measures the light it is judged in, so a
+/// drift between them fools neither; a lamp switched or a shadow come or gone between them
+/// moves it at once. The harsh room's drift, 15 % from lowest to highest over a 90 s swing
+/// (docs/sensor.md, "The room"), is steepest at 15 % x pi / 90 s = 0.52 % a second; a drift
+/// steeper than this costs a read again, not a mark.
+const DRIFT_PER_S: f64 = 0.006;
+
 /// A step of the light in time is fitted with at least this many paper squares read on each
 /// side of it: one level from one square is that square's noise.
 const STEP_SIDE: usize = 2;
@@ -113,6 +121,9 @@ pub struct PaperLight {
     /// The light stepped once during the look: the squares read before the step are in the
     /// light it gives, the rest in `level`.
     pub step: Option<Step>,
+    /// When the squares it rests on were read, on average; zero for the light at the blank
+    /// read.
+    pub read_at: Duration,
 }
 
 impl PaperLight {
@@ -131,6 +142,7 @@ impl PaperLight {
             scatter: 0.0,
             moved: 0.0,
             step: None,
+            read_at: Duration::ZERO,
         }
     }
 
@@ -138,6 +150,21 @@ impl PaperLight {
     /// `before` (the last look's) where they are too few to tell light from ink: a single
     /// square cannot say whether it darkened by a mark or by the light.
     pub fn measure(size: usize, ratios: &[PaperRatio], before: PaperLight) -> PaperLight {
+        PaperLight::fitted(size, ratios, before, true)
+    }
+
+    /// As [`PaperLight::measure`], for paper known to have been read in one light (two
+    /// groups of squares, each read at its own moment, held to each other first): no step in
+    /// time is fitted between them, only a level or a plane.
+    pub fn measure_in_one_light(
+        size: usize,
+        ratios: &[PaperRatio],
+        before: PaperLight,
+    ) -> PaperLight {
+        PaperLight::fitted(size, ratios, before, false)
+    }
+
+    fn fitted(size: usize, ratios: &[PaperRatio], before: PaperLight, steps: bool) -> PaperLight {
         let steady_before = PaperLight {
             steady: true,
             darker: None,
@@ -235,13 +262,14 @@ impl PaperLight {
             scatter: 0.0,
             moved: 0.0,
             step: None,
+            read_at: paper.iter().map(|r| r.read_at).sum::<Duration>() / paper.len() as u32,
         };
         let scatter = paper
             .iter()
             .map(|r| (r.ratio - fitted.at(r.cell)).abs())
             .fold(0.0, f64::max);
         let allowed = LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error);
-        if scatter > STEP_SIGMAS * mean_error {
+        if steps && scatter > STEP_SIGMAS * mean_error {
             // Perhaps the light stepped once while the look went on (a shadow lifting as the
             // person stepped back, a lamp switched): two levels, one before the step and one
             // after, then follow the paper far more closely than any plane, which only tilts
@@ -278,6 +306,7 @@ impl PaperLight {
             PaperLight {
                 squares: paper.len(),
                 darker,
+                read_at: fitted.read_at,
                 ..PaperLight::as_at_blank(size)
             }
         };
@@ -349,16 +378,39 @@ impl PaperLight {
     }
 
     /// How far apart this light and `other`, both measured within one read, are at the
-    /// board's middle, when that is more than [`LIGHT_CHANGED`] and their own errors allow: the
-    /// light changed between two looks of one read (a lamp switched, a shadow come or gone).
-    /// `None` when either rests on fewer than two squares.
+    /// board's middle, when that is more than [`LIGHT_CHANGED`] and their own errors allow,
+    /// beyond what a smooth drift (`DRIFT_PER_S`) makes in the time between them: the light
+    /// changed between two looks of one read (a lamp switched, a shadow come or gone). `None`
+    /// when either rests on fewer than two squares.
     pub fn changed_since(&self, other: &PaperLight) -> Option<f64> {
         if self.squares < 2 || other.squares < 2 {
             return None;
         }
         let apart = (self.level - other.level).abs();
-        let error = self.error.hypot(other.error);
-        (apart > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * error)).then_some(apart)
+        self.past_drift(apart, other.error, other.read_at)
+    }
+
+    /// How far the paper squares in `blank` (read at another moment, every one judged blank)
+    /// lie from this light on average, when that is more than [`LIGHT_CHANGED`] and the
+    /// errors allow, beyond a smooth drift (`DRIFT_PER_S`) over the time between: the light
+    /// changed between them. `None` when it did not, or when `blank` is empty.
+    pub fn strays_from(&self, blank: &[PaperRatio]) -> Option<f64> {
+        if blank.is_empty() {
+            return None;
+        }
+        let n = blank.len() as f64;
+        let apart = blank.iter().map(|r| r.ratio - self.at(r.cell)).sum::<f64>() / n;
+        let error = rms_error(blank) / n.sqrt();
+        let read_at = blank.iter().map(|r| r.read_at).sum::<Duration>() / blank.len() as u32;
+        self.past_drift(apart.abs(), error, read_at)
+    }
+
+    /// `apart`, when it is more than this light and another measure (its `error`, taken at
+    /// `read_at`) can tell from noise and from a drift over the time between them.
+    fn past_drift(&self, apart: f64, error: f64, read_at: Duration) -> Option<f64> {
+        let error = self.error.hypot(error);
+        let drifted = DRIFT_PER_S * self.read_at.abs_diff(read_at).as_secs_f64();
+        (apart > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * error) + drifted).then_some(apart)
     }
 
     /// This light, unsteady too if it `moved` (a share, 0 for not at all) before the read was

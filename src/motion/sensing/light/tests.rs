@@ -176,6 +176,56 @@ fn light_that_moved_between_two_looks_of_one_read_is_told_from_noise() {
     assert!(first.moved_by(0.0).steady);
 }
 
+/// The board's paper read `seconds_later` than [`board`] reads it, every square at `level`.
+fn later(level: f64, seconds_later: u64, skip: &[usize]) -> Vec<PaperRatio> {
+    board(|_| level, skip)
+        .into_iter()
+        .map(|r| PaperRatio {
+            read_at: r.read_at + Duration::from_secs(seconds_later),
+            ..r
+        })
+        .collect()
+}
+
+#[test]
+fn light_that_drifts_smoothly_between_two_looks_has_not_moved_and_a_lamp_switched_has() {
+    // Five seconds apart: the harsh room's drift moves the light 2.6 % in that time at most.
+    let first = PaperLight::measure(3, &board(|_| 1.0, &[]), at_blank());
+    let drifted = PaperLight::measure(3, &later(0.97, 5, &[]), at_blank());
+    assert_eq!(drifted.changed_since(&first), None);
+    // The same change within a second is no drift.
+    let sudden = PaperLight::measure(3, &later(0.97, 1, &[]), at_blank());
+    assert!(sudden.changed_since(&first).is_some());
+    // A lamp's 15 % is past any drift over the seconds of a read.
+    let lamp = PaperLight::measure(3, &later(1.15, 5, &[]), at_blank());
+    assert!(lamp.changed_since(&first).is_some());
+}
+
+#[test]
+fn paper_read_at_another_moment_strays_from_a_light_only_past_noise_and_drift() {
+    // Squares read again two seconds after the first look's others, in the light it showed.
+    let again = PaperLight::measure(3, &later(1.0, 2, &[6, 7, 8]), at_blank());
+    let kept = |level: f64| board(|_| level, &[0, 1, 2, 3, 4, 5]);
+    assert_eq!(again.strays_from(&kept(1.0)), None);
+    assert_eq!(again.strays_from(&kept(0.985)), None, "a drift's 1.5 %");
+    // A lamp came on between them: the squares kept read 12 % darker.
+    let strays = again.strays_from(&kept(0.88)).expect("a lamp between");
+    assert!((strays - 0.12).abs() < 1e-9);
+    assert_eq!(again.strays_from(&[]), None);
+}
+
+#[test]
+fn paper_known_to_lie_in_one_light_is_not_fitted_with_a_step_in_time() {
+    // A shadow's step in one read; but held to one light (two groups read at their own
+    // moments and found to agree), no step is fitted between them.
+    let lifts = |c: Cell| if c.row * 3 + c.col < 4 { 0.8 } else { 1.0 };
+    assert!(PaperLight::measure(3, &board(lifts, &[]), at_blank())
+        .step
+        .is_some());
+    let one = PaperLight::measure_in_one_light(3, &board(lifts, &[]), at_blank());
+    assert!(one.step.is_none());
+}
+
 #[test]
 fn a_read_with_several_new_marks_or_unsteady_light_is_doubted() {
     let steady = at_blank();
