@@ -178,8 +178,25 @@ fn seen_in_steady_and_changing_light(conditions: &[Condition], seed: u64) -> (us
     assert!(invented.is_empty(), "seed {seed}: {}", invented.join("\n"));
     let voided: usize = changing.iter().map(|r| r.voided.len()).sum();
     assert_eq!(voided, 0, "seed {seed}: games void by the light");
-    // The shadow falls on every read: many are doubted and read again.
-    assert!(changing.iter().any(|r| !r.read_again.is_empty()));
+    // A second look after a read the room may have fooled adds at most one read's time, and
+    // on average far less: only the squares the shadow lay on are read again (the clock is
+    // the simulator's, so this counts motions and readings, not this machine's speed).
+    // Measured with seed 7: 7.8 s against 6.1 s; when every read the shadow touched was read
+    // again whole, 10.7 s.
+    let mean_read = |rows: &[Row]| {
+        let times: Vec<f64> = rows
+            .iter()
+            .filter(|r| r.drawn != HandMark::Dot)
+            .flat_map(|r| r.read_times.iter().map(|t| t.as_secs_f64()))
+            .collect();
+        times.iter().sum::<f64>() / times.len() as f64
+    };
+    let (steady_read, changing_read) = (mean_read(&steady), mean_read(&changing));
+    assert!(
+        changing_read <= 1.5 * steady_read,
+        "seed {seed}: a read takes {changing_read:.1} s on average in the changing room, \
+         {steady_read:.1} s in steady light"
+    );
     let seen = |rows: &[Row]| rows.iter().map(|r| r.seen).sum::<usize>();
     (seen(&steady), seen(&changing))
 }
@@ -211,7 +228,7 @@ fn over_twelve_draws_of_the_noise_in_drift_and_shadow_nothing_is_invented_no_gam
         steady += s;
         changing += c;
     }
-    // Measured: 3,591 against 3,696 (2.8 % fewer; the issue asks 1 %). Most of the marks
+    // Measured: 3,566 against 3,687 (3.3 % fewer; the issue asks 1 %). Most of the marks
     // lost are a ballpoint's under the 12 mm spot at 4 % noise, the faintest within reach,
     // which the matrix counts as near its floors. A mark passed over is asked for again ("I
     // see no new mark"); a mark made up is not.

@@ -7,6 +7,7 @@
 //! the rows, `sensor_timing` measures the sensor and sets the sweeps' pace, `blank` reads the
 //! blank paper and the grid's ink, `own_mark` confirms the robot's own mark by its shape.
 
+mod after_press;
 mod blank;
 mod blank_light;
 mod eye;
@@ -31,18 +32,8 @@ use crate::motion::sensing::{
 use crate::motion::MotionError;
 use std::time::Duration;
 
-/// How long after a press a person's shadow may still lie on the paper: 1.5 s in the account
-/// that opened this work (docs/sensor.md, "The room"), and half a second more. A mark the
-/// first look saw sooner than this after the read began is looked at again before it counts.
-pub const SHADOW_AFTER_PRESS: Duration = Duration::from_secs(2);
-
 /// How many empty squares besides the one looked at again measure the light for that look.
 const LIGHT_BESIDE: usize = 3;
-
-/// The most looks again at a square the first look took for a mark while the light may have
-/// fooled it: one, and one more when the light changed during the first of them (see
-/// `Gantry::look_again_after_shadow`).
-const LOOKS_AGAIN: usize = 2;
 
 /// The first look's readings come at most this share of the spot apart.
 pub const FIRST_LOOK_SPACING: f64 = 0.5;
@@ -50,7 +41,9 @@ pub const FIRST_LOOK_SPACING: f64 = 0.5;
 impl Gantry {
     /// Reads the squares in `empty` and says which now hold a new mark.
     ///
-    /// The first look runs along each row's centre line. If it finds no clear mark, the empty
+    /// The first look runs along each row's centre line; squares it read while the person who
+    /// pressed may still have shadowed the paper are read again if the light changed during
+    /// it (see `after_press`). If it finds no clear mark, the empty
     /// squares are read again along two lines `sensing.second_look_offset_deg` either side of
     /// the centre, so a mark drawn off centre is found before the robot says there is none.
     /// A square still borderline then (one faint dip), or if no square is marked yet one with
@@ -88,16 +81,13 @@ impl Gantry {
         let fast = self.first_look_speed();
         let offset = self.config.reading_geometry().look_offset_deg;
         let read_began = self.clock().now();
+        // The light the last read left, which the first look's squares start from.
+        let light_before_read = self.paper_light;
         self.last_read = ReadStages::default();
         self.last_read_samples.clear();
         let mut stage = self.start_stage();
         let light = (blank, empty);
         let first_rows = self.look(&mut readings, &first, fast, &[0], light)?;
-        // The light as the centre lines, where the blank paper was read, showed it: what the
-        // turn is told, whatever the later looks measure for themselves.
-        let first_light = self.paper_light;
-        // How far the light moved between this look and a later one (0: not past its noise).
-        let mut moved: f64 = 0.0;
         self.last_read.first = self.end_stage(stage, first.len());
         let first_look = by_square(&first_rows);
         let own_readings: Vec<SquareReading> = readings.split_off(empty.len());
@@ -119,38 +109,17 @@ impl Gantry {
                 }
             })
             .collect();
-        // A change of the light during the first look passes for a mark in one square when it
-        // touched that square alone: the first square read (a person's shadow still there,
-        // docs/sensor.md "The room") or one read just as the light stepped; two or more
-        // squares on either side of a step scatter the paper's light past a plane, and are
-        // followed as a step or doubted as unsteady. So the one new mark the first look found
-        // there, or while the shadow of the press may still have lain on the paper, is looked
-        // at again once that shadow cannot, and stays a mark only if that look sees it too; if
-        // not, that look stands for the first in the read that goes on. (The last square read
-        // is as exposed to a lamp switched as the look ends, but a lamp is switched far less
-        // often than a person presses, and the look again cost 0.3 s a read on average in
-        // steady light: measured, it spared no square of the harsh rows.)
-        let marked: Vec<Cell> = readings
-            .iter()
-            .filter(|r| r.marked())
-            .map(|r| r.cell)
-            .collect();
-        if let [cell] = marked[..] {
-            if light_may_have_fooled(&first_look, &first_light, cell, empty, read_began) {
-                stage = self.start_stage();
-                let again =
-                    self.look_again_after_shadow(blank, empty, cell, read_began, first_light)?;
-                let looked = self.end_stage(stage, 1);
-                self.last_read.add_close(looked);
-                if let Some(seen_in_good_light) = again {
-                    let reading = readings
-                        .iter_mut()
-                        .find(|r| r.cell == cell)
-                        .expect("a marked square has a reading");
-                    *reading = seen_in_good_light;
-                }
-            }
-        }
+        // A person who has just pressed may still shadow the paper (see `after_press`). The
+        // light as the centre lines, where the blank paper was read, showed it then is what
+        // the turn is told, whatever the later looks measure for themselves; `moved`, how far
+        // it moved between this look and a later one (0: not past noise and drift).
+        let (first_light, mut moved) = self.settle_the_press(
+            light,
+            &mut readings,
+            &first_rows,
+            read_began,
+            light_before_read,
+        )?;
         // Twice as dense: a faint line's darkest point is then read nearly dead on. At the pace
         // the sensor was last timed at, so after the off-centre look's sweeps, at theirs.
         let slow = |g: &Gantry| g.reading_speed(0.2, sensing.sweep_speed_deg_per_s / 2);
@@ -207,83 +176,17 @@ impl Gantry {
     ) -> Result<()> {
         let stage = self.start_stage();
         let before = (readings.to_vec(), self.paper_light, self.clock().now());
-        let rows = self.look(readings, cells, speed_deg_per_s, lines, (blank, empty))?;
+        // Every square it reads is in doubt, a likely mark: none is paper to measure the
+        // light by. (Measured by the brighter of two, in the harsh room's lamp light that
+        // left one side of the board dim, a dot under a 6 mm spot read 5 % dark all along
+        // its line and was taken for a mark.) So it is judged in the light of the look
+        // before it, and again in the light of its own moment if it marks a square
+        // (`fresh_light`).
+        let rows = self.look_measuring(readings, cells, speed_deg_per_s, lines, None)?;
         self.judge_close_look_in_its_light(blank, empty, readings, cells, &rows, before)?;
         let close = self.end_stage(stage, cells.len());
         self.last_read.add_close(close);
         Ok(())
-    }
-
-    /// Looks again at `cell`, which the first look took for the one new mark while a person's
-    /// shadow may still have lain on the paper: once [`SHADOW_AFTER_PRESS`] has passed since
-    /// the read began, along the centre lines of its row's empty squares and the nearest
-    /// rows' (whose paper measures the light anew), and judges it by that look alone: ink
-    /// stays, a shadow goes. `None` when that look sees a mark there too, or a faint one; else
-    /// the square as that look saw it, to stand for the first look's. (A hint of a dip is not
-    /// enough: at 4 % noise one look shows a hint on blank paper often enough to keep a
-    /// shadow's mark.)
-    ///
-    /// A look again that still sees the mark, in light that has changed since the look before
-    /// it (`light_before`, the first look's), is taken once more: the light may have changed
-    /// in the middle of it, and a look over a few squares cannot tell that from ink. Traced on
-    /// a row of the harsh room with a lamp switched on 40 s in (one of 16 that took the same
-    /// square for a mark under the 12 mm spot at 4 % noise): the lamp came on a moment after
-    /// the look again had read the square, the squares read after it 15 % brighter; judged in
-    /// their light, the square read 11 % dark.
-    fn look_again_after_shadow(
-        &mut self,
-        blank: &BlankPaper,
-        empty: &[Cell],
-        cell: Cell,
-        read_began: Duration,
-        light_before: PaperLight,
-    ) -> Result<Option<SquareReading>> {
-        let gone = read_began + SHADOW_AFTER_PRESS;
-        let now = self.clock().now();
-        if now < gone {
-            self.clock().sleep(gone - now);
-        }
-        // Its row's empty squares, and the nearest rows' until three others measure the light
-        // beside it.
-        let mut row = fresh_light::light_beside(empty, cell, &[cell]);
-        row.push(cell);
-        let mut light_before = light_before;
-        for look in 1..=LOOKS_AGAIN {
-            let mut again: Vec<SquareReading> = row
-                .iter()
-                .map(|&c| SquareReading::unread(c, blank.of(c)))
-                .collect();
-            // The light is measured anew: the first look's, a shadow perhaps lifting across
-            // it, may hold a slope across the board that was the shadow, not a lamp.
-            self.paper_light.per_column = 0.0;
-            let fast = self.first_look_speed();
-            self.look(&mut again, &row, fast, &[0], (blank, empty))?;
-            let Some(reading) = again.into_iter().find(|r| r.cell == cell) else {
-                return Ok(None);
-            };
-            if reading.evidence == Evidence::Blank {
-                log::info!(
-                    "{} looked like a new mark on the first look, read while a shadow may still \
-                     have lain on the paper or as the light changed, but not on a second look: \
-                     it was the light",
-                    self.square_name(cell)
-                );
-                return Ok(Some(reading));
-            }
-            let Some(moved) = self.paper_light.changed_since(&light_before) else {
-                return Ok(None);
-            };
-            if look < LOOKS_AGAIN {
-                log::info!(
-                    "{} still looked marked on the look again, but the paper's light had \
-                     changed by {:.0} % since the look before it: looking once more",
-                    self.square_name(cell),
-                    moved * 100.0
-                );
-            }
-            light_before = self.paper_light;
-        }
-        Ok(None)
     }
 
     /// Every reading the last [`Gantry::read_board`] took, in order, over the squares' windows
@@ -327,7 +230,20 @@ impl Gantry {
         cells: &[Cell],
         speed_deg_per_s: u32,
         offsets: &[i32],
-        (blank, empty): (&BlankPaper, &[Cell]),
+        light: (&BlankPaper, &[Cell]),
+    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
+        self.look_measuring(readings, cells, speed_deg_per_s, offsets, Some(light))
+    }
+
+    /// As [`Gantry::look`], measuring the light first only with `light`; with `None` the
+    /// squares are judged in the light the last look measured.
+    fn look_measuring(
+        &mut self,
+        readings: &mut [SquareReading],
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        offsets: &[i32],
+        light: Option<(&BlankPaper, &[Cell])>,
     ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
         let rows = self.sweep_rows(cells, speed_deg_per_s, offsets)?;
         for (_, samples) in &rows {
@@ -335,7 +251,9 @@ impl Gantry {
         }
         // As timed on these very sweeps.
         let period = self.read_period();
-        self.measure_the_light(blank, readings, &rows, empty, period);
+        if let Some((blank, empty)) = light {
+            self.measure_the_light(blank, readings, &rows, empty, period);
+        }
         self.judge_looks(readings, cells, &rows, period)?;
         Ok(rows)
     }
@@ -459,30 +377,6 @@ pub(super) fn paper_ratios(
             })
         })
         .collect()
-}
-
-/// True when the first look, which measured `light`, saw `cell` first of the `empty` squares,
-/// within [`SHADOW_AFTER_PRESS`] of the read's start, or as the light stepped: where a change
-/// of the light could make a mark of it alone.
-fn light_may_have_fooled(
-    first_look: &[(Cell, Vec<Sample>)],
-    light: &PaperLight,
-    cell: Cell,
-    empty: &[Cell],
-    read_began: Duration,
-) -> bool {
-    let mut seen: Vec<(Duration, Cell)> = first_look
-        .iter()
-        .filter(|(c, samples)| empty.contains(c) && !samples.is_empty())
-        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
-        .collect();
-    seen.sort();
-    let first = seen.first().map(|&(_, c)| c) == Some(cell);
-    let early = seen
-        .iter()
-        .any(|&(at, c)| c == cell && at < read_began + SHADOW_AFTER_PRESS);
-    let at_the_step = light.step.is_some_and(|s| s.straddles(cell));
-    first || early || at_the_step
 }
 
 /// One stage of a read of the board: how long it took, how long its motions would take at

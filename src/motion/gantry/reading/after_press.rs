@@ -1,0 +1,341 @@
+//! The squares the first look reads while the person who has just pressed may still shadow the
+//! paper, and how the read settles what that shadow did.
+//!
+//! Why: a person presses the touch sensor and steps back, and until they do their shadow dims
+//! the paper (docs/sensor.md, "The room": 7 % for a second and a half in the account that
+//! opened this work, 20 % at the harsh end). The first look starts half a second after the
+//! press and crosses a square every quarter of a second, so the shadow lies on its first row
+//! or so. When it lifts in the middle of the look, the squares read before are darker than the
+//! rest: a step in time, a slope along the rows when it lifts between two rows, or scatter no
+//! fit follows. That can make a mark of a blank square read in it, or hide one.
+//!
+//! Such a read used to be doubted whole and read again after a second's wait. In the harsh
+//! room that came to 4,742 reads again over the detection matrix, and a mean read of a board
+//! holding a mark of 10.6 s against 5.1 s in steady light. Now, when the first look shows the
+//! light changed while it went on (unsteady, a step, a slope along the rows) or more marks than
+//! one, and it read squares within [`SHADOW_AFTER_PRESS`] of the press, only those squares are
+//! read again, once the shadow cannot lie there any more, together with every square the first
+//! look found dark: a mark read in one light and its paper in another cannot be told apart, so
+//! the square is read in the same light as the paper it is judged by. The board is then judged
+//! on the two together, as one light ([`PaperLight::measure_in_one_light`]): the squares read
+//! after the shadow as the first look saw them, the rest as read again.
+//!
+//! Only when the two lie in one light, though. The squares kept from the first look must lie
+//! on the light the squares read again show, within what a smooth drift moves it over the
+//! seconds between ([`PaperLight::strays_from`]). If they do not (a lamp switched between
+//! them), the light is said to have moved and the turn reads the whole board again as before.
+//! And a single mark among the squares kept from the first look is looked at again
+//! ([`Gantry::look_again_after_shadow`]): one square read just before a lamp came on looks,
+//! against paper read after, exactly like a mark.
+//!
+//! Measured on the whole matrix, one run each, with the other changes of the same session
+//! (docs/figures.md gives the table): in the harsh room 680 reads again where there were
+//! 4,742, a mean read of a mark of 7.1 s where it was 10.6 s, 0.8 % fewer marks seen than in
+//! steady light where it was 1.7 %, and 2 squares taken for a mark where there were 8; steady
+//! light as before.
+
+use super::{by_square, paper_ratios, BlankPaper, SquareReading};
+use crate::game::Cell;
+use crate::motion::gantry::{Gantry, Result};
+use crate::motion::plan::Sweep;
+use crate::motion::sensing::{Evidence, PaperLight, Sample};
+use std::time::Duration;
+
+use super::fresh_light;
+
+/// How long after a press a person's shadow may still lie on the paper: 1.5 s in the account
+/// that opened this work (docs/sensor.md, "The room"), and half a second more. Squares the
+/// first look read sooner than this after the read began are the ones the shadow may have
+/// touched.
+pub const SHADOW_AFTER_PRESS: Duration = Duration::from_secs(2);
+
+/// The fewest squares read again after the shadow: with the darkest left out as the likely
+/// mark, the light they show must rest on two squares of paper, or it is one square's noise.
+const FEWEST_READ_AGAIN: usize = 3;
+
+/// The most looks again at a square the first look took for a mark while the light may have
+/// fooled it: one, and one more when the light changed during the first of them (see
+/// [`Gantry::look_again_after_shadow`]).
+const LOOKS_AGAIN: usize = 2;
+
+impl Gantry {
+    /// Settles what the shadow of the press may have done to the first look, which swept
+    /// `first_rows` over the `empty` squares (`readings`, judged) from `read_began`, starting
+    /// from the light of the read before (`light_before_read`): reads again the squares read
+    /// in that shadow when the light changed during the look, and looks again at a single mark
+    /// the light may have made (see the module's docs). Returns the light the first look and
+    /// its reads again show, and how far it moved between them (0: not past noise and drift).
+    pub(super) fn settle_the_press(
+        &mut self,
+        (blank, empty): (&BlankPaper, &[Cell]),
+        readings: &mut [SquareReading],
+        first_rows: &[(Sweep, Vec<Sample>)],
+        read_began: Duration,
+        light_before_read: PaperLight,
+    ) -> Result<(PaperLight, f64)> {
+        let first_look = by_square(first_rows);
+        let first_light = self.paper_light;
+        let light_changed =
+            !first_light.steady || first_light.step.is_some() || first_light.per_row != 0.0;
+        let several = marked(readings).len() > 1;
+        let in_shadow = read_in_the_shadow(&first_look, empty, read_began);
+        let mut again = in_shadow.clone();
+        again.extend(
+            readings
+                .iter()
+                .filter(|r| r.evidence != Evidence::Blank && !in_shadow.contains(&r.cell))
+                .map(|r| r.cell),
+        );
+        let read_again = (light_changed || several)
+            && !in_shadow.is_empty()
+            && again.len() >= FEWEST_READ_AGAIN
+            && again.len() < empty.len();
+        let (light, moved) = if read_again {
+            log::info!(
+                "the light changed while the first look went on, {} of its squares read while \
+                 the person who pressed may still have shadowed the paper: reading {} again",
+                in_shadow.len(),
+                again
+                    .iter()
+                    .map(|&c| self.square_name(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let stage = self.start_stage();
+            let moved = self.read_again_after_shadow(
+                (blank, empty),
+                readings,
+                first_rows,
+                &again,
+                read_began,
+                light_before_read,
+            )?;
+            let looked = self.end_stage(stage, again.len());
+            self.last_read.first = self.last_read.first.and(looked);
+            (self.paper_light, moved)
+        } else {
+            (first_light, 0.0)
+        };
+        // A change of the light passes for a mark in one square when it touched that square
+        // alone: the first square read (the person's shadow still there) or one read just as
+        // the light stepped; or, after a read again, one of the squares kept from the first
+        // look, read before a lamp came on. Such a mark is looked at again and stays a mark
+        // only if that look sees it too; if not, that look stands for the first. (The last
+        // square read is as exposed to a lamp switched as the look ends, but a lamp is
+        // switched far less often than a person presses, and the look again cost 0.3 s a
+        // read on average in steady light: measured, it spared no square of the harsh rows.)
+        if let [cell] = marked(readings)[..] {
+            let fooled = if read_again {
+                !again.contains(&cell)
+            } else {
+                light_may_have_fooled(&first_look, &first_light, cell, empty, read_began)
+            };
+            if fooled {
+                let stage = self.start_stage();
+                let seen = self.look_again_after_shadow(blank, empty, cell, read_began, light)?;
+                let looked = self.end_stage(stage, 1);
+                self.last_read.add_close(looked);
+                if let Some(seen_in_good_light) = seen {
+                    let reading = readings
+                        .iter_mut()
+                        .find(|r| r.cell == cell)
+                        .expect("a marked square has a reading");
+                    *reading = seen_in_good_light;
+                }
+            }
+        }
+        Ok((light, moved))
+    }
+
+    /// Reads `again` (squares of `empty`) along their centre lines once [`SHADOW_AFTER_PRESS`]
+    /// has passed since `read_began`, and judges every square of the board anew in the light
+    /// the first look's other squares and these show together. Returns how far the squares
+    /// kept from the first look (`first_rows`) lie from the light of those read again, past a
+    /// drift: 0 when they lie in one light, 1 when too few were read to tell.
+    fn read_again_after_shadow(
+        &mut self,
+        (blank, empty): (&BlankPaper, &[Cell]),
+        readings: &mut [SquareReading],
+        first_rows: &[(Sweep, Vec<Sample>)],
+        again: &[Cell],
+        read_began: Duration,
+        light_before_read: PaperLight,
+    ) -> Result<f64> {
+        let gone = read_began + SHADOW_AFTER_PRESS;
+        let now = self.clock().now();
+        if now < gone {
+            self.clock().sleep(gone - now);
+        }
+        let fast = self.first_look_speed();
+        let rows = self.sweep_rows(again, fast, &[0])?;
+        for (_, samples) in &rows {
+            self.last_read_samples.extend_from_slice(samples);
+        }
+        let period = self.read_period();
+        let kept: Vec<Cell> = empty
+            .iter()
+            .copied()
+            .filter(|c| !again.contains(c))
+            .collect();
+        let size = self.config.board.size;
+        let kept_ratios = paper_ratios(blank, first_rows, &kept, period);
+        let again_ratios = paper_ratios(blank, &rows, again, period);
+        let light_again = PaperLight::measure(size, &again_ratios, light_before_read);
+        let moved = if kept_ratios.is_empty() || light_again.squares < 2 {
+            1.0
+        } else {
+            light_again.strays_from(&kept_ratios).unwrap_or(0.0)
+        };
+        if moved > 0.0 {
+            log::info!(
+                "the squares read again lie in other light than the first look's others (by \
+                 {:.0} %): the light changed between them",
+                moved * 100.0
+            );
+        }
+        let all: Vec<_> = kept_ratios.into_iter().chain(again_ratios).collect();
+        let light = PaperLight::measure_in_one_light(size, &all, light_before_read);
+        self.paper_light = light;
+        for reading in readings.iter_mut() {
+            reading.blank = blank
+                .of(reading.cell)
+                .in_light(light.at(reading.cell), light.error_at_a_square());
+            reading.looks.clear();
+        }
+        self.judge_looks(readings, &kept, first_rows, period)?;
+        self.judge_looks(readings, again, &rows, period)?;
+        Ok(moved)
+    }
+
+    /// Looks again at `cell`, which the first look took for the one new mark while a person's
+    /// shadow may still have lain on the paper: once [`SHADOW_AFTER_PRESS`] has passed since
+    /// the read began, along the centre lines of its row's empty squares and the nearest
+    /// rows' (whose paper measures the light anew), and judges it by that look alone: ink
+    /// stays, a shadow goes. `None` when that look sees a mark there too, or a faint one; else
+    /// the square as that look saw it, to stand for the first look's. (A hint of a dip is not
+    /// enough: at 4 % noise one look shows a hint on blank paper often enough to keep a
+    /// shadow's mark.)
+    ///
+    /// A look again that still sees the mark, in light that has changed since the look before
+    /// it (`light_before`, the first look's), is taken once more: the light may have changed
+    /// in the middle of it, and a look over a few squares cannot tell that from ink. Traced on
+    /// a row of the harsh room with a lamp switched on 40 s in (one of 16 that took the same
+    /// square for a mark under the 12 mm spot at 4 % noise): the lamp came on a moment after
+    /// the look again had read the square, the squares read after it 15 % brighter; judged in
+    /// their light, the square read 11 % dark.
+    fn look_again_after_shadow(
+        &mut self,
+        blank: &BlankPaper,
+        empty: &[Cell],
+        cell: Cell,
+        read_began: Duration,
+        light_before: PaperLight,
+    ) -> Result<Option<SquareReading>> {
+        let gone = read_began + SHADOW_AFTER_PRESS;
+        let now = self.clock().now();
+        if now < gone {
+            self.clock().sleep(gone - now);
+        }
+        // Its row's empty squares, and the nearest rows' until three others measure the light
+        // beside it.
+        let mut row = fresh_light::light_beside(empty, cell, &[cell]);
+        row.push(cell);
+        let mut light_before = light_before;
+        for look in 1..=LOOKS_AGAIN {
+            let mut again: Vec<SquareReading> = row
+                .iter()
+                .map(|&c| SquareReading::unread(c, blank.of(c)))
+                .collect();
+            // The light is measured anew: the first look's, a shadow perhaps lifting across
+            // it, may hold a slope across the board that was the shadow, not a lamp.
+            self.paper_light.per_column = 0.0;
+            let fast = self.first_look_speed();
+            self.look(&mut again, &row, fast, &[0], (blank, empty))?;
+            let Some(reading) = again.into_iter().find(|r| r.cell == cell) else {
+                return Ok(None);
+            };
+            if reading.evidence == Evidence::Blank {
+                log::info!(
+                    "{} looked like a new mark on the first look, read while a shadow may still \
+                     have lain on the paper or as the light changed, but not on a second look: \
+                     it was the light",
+                    self.square_name(cell)
+                );
+                return Ok(Some(reading));
+            }
+            let Some(moved) = self.paper_light.changed_since(&light_before) else {
+                return Ok(None);
+            };
+            if look < LOOKS_AGAIN {
+                log::info!(
+                    "{} still looked marked on the look again, but the paper's light had \
+                     changed by {:.0} % since the look before it: looking once more",
+                    self.square_name(cell),
+                    moved * 100.0
+                );
+            }
+            light_before = self.paper_light;
+        }
+        Ok(None)
+    }
+}
+
+/// The squares of `readings` judged marked.
+fn marked(readings: &[SquareReading]) -> Vec<Cell> {
+    readings
+        .iter()
+        .filter(|r| r.marked())
+        .map(|r| r.cell)
+        .collect()
+}
+
+/// The `empty` squares the first look (each square's readings) read within
+/// [`SHADOW_AFTER_PRESS`] of `read_began`, in the order read, and the next ones after them
+/// until there are [`FEWEST_READ_AGAIN`]; none when it read none that soon.
+fn read_in_the_shadow(
+    first_look: &[(Cell, Vec<Sample>)],
+    empty: &[Cell],
+    read_began: Duration,
+) -> Vec<Cell> {
+    let mut seen: Vec<(Duration, Cell)> = first_look
+        .iter()
+        .filter(|(c, _)| empty.contains(c))
+        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
+        .collect();
+    seen.sort();
+    let within = seen
+        .iter()
+        .filter(|(at, _)| *at < read_began + SHADOW_AFTER_PRESS)
+        .count();
+    if within == 0 {
+        return Vec::new();
+    }
+    seen.iter()
+        .take(within.max(FEWEST_READ_AGAIN))
+        .map(|&(_, c)| c)
+        .collect()
+}
+
+/// True when the first look, which measured `light`, saw `cell` first of the `empty` squares,
+/// within [`SHADOW_AFTER_PRESS`] of the read's start, or as the light stepped: where a change
+/// of the light could make a mark of it alone.
+fn light_may_have_fooled(
+    first_look: &[(Cell, Vec<Sample>)],
+    light: &PaperLight,
+    cell: Cell,
+    empty: &[Cell],
+    read_began: Duration,
+) -> bool {
+    let mut seen: Vec<(Duration, Cell)> = first_look
+        .iter()
+        .filter(|(c, samples)| empty.contains(c) && !samples.is_empty())
+        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
+        .collect();
+    seen.sort();
+    let first = seen.first().map(|&(_, c)| c) == Some(cell);
+    let early = seen
+        .iter()
+        .any(|&(at, c)| c == cell && at < read_began + SHADOW_AFTER_PRESS);
+    let at_the_step = light.step.is_some_and(|s| s.straddles(cell));
+    first || early || at_the_step
+}
