@@ -59,6 +59,15 @@ const FEWEST_READ_AGAIN: usize = 3;
 const LOOKS_AGAIN: usize = 2;
 
 impl Gantry {
+    /// Waits until [`SHADOW_AFTER_PRESS`] has passed since `read_began`, if it has not yet.
+    fn wait_out_the_shadow(&self, read_began: Duration) {
+        let gone = read_began + SHADOW_AFTER_PRESS;
+        let now = self.clock().now();
+        if now < gone {
+            self.clock().sleep(gone - now);
+        }
+    }
+
     /// Settles what the shadow of the press may have done to the first look, which swept
     /// `first_rows` over the `empty` squares (`readings`, judged) from `read_began`, starting
     /// from the light of the read before (`light_before_read`): reads again the squares read
@@ -161,11 +170,7 @@ impl Gantry {
         read_began: Duration,
         light_before_read: PaperLight,
     ) -> Result<f64> {
-        let gone = read_began + SHADOW_AFTER_PRESS;
-        let now = self.clock().now();
-        if now < gone {
-            self.clock().sleep(gone - now);
-        }
+        self.wait_out_the_shadow(read_began);
         let fast = self.first_look_speed();
         let rows = self.sweep_rows(again, fast, &[0])?;
         for (_, samples) in &rows {
@@ -217,7 +222,8 @@ impl Gantry {
     /// shadow's mark.)
     ///
     /// A look again that still sees the mark, in light that has changed since the look before
-    /// it (`light_before`, the first look's), is taken once more: the light may have changed
+    /// it (`light_before`: the first look's, or the light of its squares and those read again
+    /// after the shadow), is taken once more: the light may have changed
     /// in the middle of it, and a look over a few squares cannot tell that from ink. Traced on
     /// a row of the harsh room with a lamp switched on 40 s in (one of 16 that took the same
     /// square for a mark under the 12 mm spot at 4 % noise): the lamp came on a moment after
@@ -231,11 +237,7 @@ impl Gantry {
         read_began: Duration,
         light_before: PaperLight,
     ) -> Result<Option<SquareReading>> {
-        let gone = read_began + SHADOW_AFTER_PRESS;
-        let now = self.clock().now();
-        if now < gone {
-            self.clock().sleep(gone - now);
-        }
+        self.wait_out_the_shadow(read_began);
         // Its row's empty squares, and the nearest rows' until three others measure the light
         // beside it.
         let mut row = fresh_light::light_beside(empty, cell, &[cell]);
@@ -297,12 +299,7 @@ fn read_in_the_shadow(
     empty: &[Cell],
     read_began: Duration,
 ) -> Vec<Cell> {
-    let mut seen: Vec<(Duration, Cell)> = first_look
-        .iter()
-        .filter(|(c, _)| empty.contains(c))
-        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
-        .collect();
-    seen.sort();
+    let seen = in_the_order_read(first_look, empty);
     let within = seen
         .iter()
         .filter(|(at, _)| *at < read_began + SHADOW_AFTER_PRESS)
@@ -326,16 +323,23 @@ fn light_may_have_fooled(
     empty: &[Cell],
     read_began: Duration,
 ) -> bool {
-    let mut seen: Vec<(Duration, Cell)> = first_look
-        .iter()
-        .filter(|(c, samples)| empty.contains(c) && !samples.is_empty())
-        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
-        .collect();
-    seen.sort();
+    let seen = in_the_order_read(first_look, empty);
     let first = seen.first().map(|&(_, c)| c) == Some(cell);
     let early = seen
         .iter()
         .any(|&(at, c)| c == cell && at < read_began + SHADOW_AFTER_PRESS);
     let at_the_step = light.step.is_some_and(|s| s.straddles(cell));
     first || early || at_the_step
+}
+
+/// The `empty` squares the first look (each square's readings) crossed, each with when it was
+/// done with it, in that order.
+fn in_the_order_read(first_look: &[(Cell, Vec<Sample>)], empty: &[Cell]) -> Vec<(Duration, Cell)> {
+    let mut seen: Vec<(Duration, Cell)> = first_look
+        .iter()
+        .filter(|(c, _)| empty.contains(c))
+        .filter_map(|(c, samples)| samples.last().map(|s| (s.time, *c)))
+        .collect();
+    seen.sort();
+    seen
 }

@@ -5,7 +5,9 @@
 //!
 //! Here, a read of the board on a turn and its stages; `sweeping` carries the sensor along
 //! the rows, `sensor_timing` measures the sensor and sets the sweeps' pace, `blank` reads the
-//! blank paper and the grid's ink, `own_mark` confirms the robot's own mark by its shape.
+//! blank paper and the grid's ink, `own_mark` confirms the robot's own mark by its shape,
+//! `after_press` settles what the shadow of the person who has just pressed did to the first
+//! look, and `fresh_light` holds a close look's mark to the light of its own moment.
 
 mod after_press;
 mod blank;

@@ -150,7 +150,7 @@ impl PaperLight {
     /// `before` (the last look's) where they are too few to tell light from ink: a single
     /// square cannot say whether it darkened by a mark or by the light.
     pub fn measure(size: usize, ratios: &[PaperRatio], before: PaperLight) -> PaperLight {
-        PaperLight::fitted(size, ratios, before, true)
+        PaperLight::measured(size, ratios, before, true)
     }
 
     /// As [`PaperLight::measure`], for paper known to have been read in one light (two
@@ -161,10 +161,11 @@ impl PaperLight {
         ratios: &[PaperRatio],
         before: PaperLight,
     ) -> PaperLight {
-        PaperLight::fitted(size, ratios, before, false)
+        PaperLight::measured(size, ratios, before, false)
     }
 
-    fn fitted(size: usize, ratios: &[PaperRatio], before: PaperLight, steps: bool) -> PaperLight {
+    /// [`PaperLight::measure`], trying a step in time only with `steps`.
+    fn measured(size: usize, ratios: &[PaperRatio], before: PaperLight, steps: bool) -> PaperLight {
         let steady_before = PaperLight {
             steady: true,
             darker: None,
@@ -262,7 +263,7 @@ impl PaperLight {
             scatter: 0.0,
             moved: 0.0,
             step: None,
-            read_at: paper.iter().map(|r| r.read_at).sum::<Duration>() / paper.len() as u32,
+            read_at: mean_read_at(&paper),
         };
         let scatter = paper
             .iter()
@@ -401,8 +402,7 @@ impl PaperLight {
         let n = blank.len() as f64;
         let apart = blank.iter().map(|r| r.ratio - self.at(r.cell)).sum::<f64>() / n;
         let error = rms_error(blank) / n.sqrt();
-        let read_at = blank.iter().map(|r| r.read_at).sum::<Duration>() / blank.len() as u32;
-        self.past_drift(apart.abs(), error, read_at)
+        self.past_drift(apart.abs(), error, mean_read_at(blank))
     }
 
     /// `apart`, when it is more than this light and another measure (its `error`, taken at
@@ -456,6 +456,11 @@ impl PaperLight {
             self.squares
         ))
     }
+}
+
+/// When the squares of `ratios` were read, on average.
+fn mean_read_at(ratios: &[PaperRatio]) -> Duration {
+    ratios.iter().map(|r| r.read_at).sum::<Duration>() / ratios.len().max(1) as u32
 }
 
 #[cfg(test)]
