@@ -38,7 +38,7 @@ use super::{by_square, paper_ratios, BlankPaper, SquareReading};
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
 use crate::motion::plan::Sweep;
-use crate::motion::sensing::{Evidence, PaperLight, Sample};
+use crate::motion::sensing::{Evidence, NewMarks, PaperLight, Sample};
 use std::time::Duration;
 
 use super::fresh_light;
@@ -86,7 +86,7 @@ impl Gantry {
         let first_light = self.paper_light;
         let light_changed =
             !first_light.steady || first_light.step.is_some() || first_light.per_row != 0.0;
-        let several = marked(readings).len() > 1;
+        let several = matches!(NewMarks::from_readings(readings), NewMarks::Several(_));
         let in_shadow = read_in_the_shadow(&first_look, empty, read_began);
         let mut again = in_shadow.clone();
         again.extend(
@@ -133,7 +133,7 @@ impl Gantry {
         // square read is as exposed to a lamp switched as the look ends, but a lamp is
         // switched far less often than a person presses, and the look again cost 0.3 s a
         // read on average in steady light: measured, it spared no square of the harsh rows.)
-        if let [cell] = marked(readings)[..] {
+        if let NewMarks::One(cell) = NewMarks::from_readings(readings) {
             let fooled = if read_again {
                 !again.contains(&cell)
             } else {
@@ -172,11 +172,7 @@ impl Gantry {
     ) -> Result<f64> {
         self.wait_out_the_shadow(read_began);
         let fast = self.first_look_speed();
-        let rows = self.sweep_rows(again, fast, &[0])?;
-        for (_, samples) in &rows {
-            self.last_read_samples.extend_from_slice(samples);
-        }
-        let period = self.read_period();
+        let (rows, period) = self.sweep_for_the_read(again, fast, &[0])?;
         let kept: Vec<Cell> = empty
             .iter()
             .copied()
@@ -200,11 +196,8 @@ impl Gantry {
         }
         let all: Vec<_> = kept_ratios.into_iter().chain(again_ratios).collect();
         let light = PaperLight::measure_in_one_light(size, &all, light_before_read);
-        self.paper_light = light;
+        self.put_in_light(blank, readings, light);
         for reading in readings.iter_mut() {
-            reading.blank = blank
-                .of(reading.cell)
-                .in_light(light.at(reading.cell), light.error_at_a_square());
             reading.looks.clear();
         }
         self.judge_looks(readings, &kept, first_rows, period)?;
@@ -280,15 +273,6 @@ impl Gantry {
         }
         Ok(None)
     }
-}
-
-/// The squares of `readings` judged marked.
-fn marked(readings: &[SquareReading]) -> Vec<Cell> {
-    readings
-        .iter()
-        .filter(|r| r.marked())
-        .map(|r| r.cell)
-        .collect()
 }
 
 /// The `empty` squares the first look (each square's readings) read within

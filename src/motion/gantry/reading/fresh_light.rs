@@ -115,11 +115,7 @@ impl Gantry {
             .iter()
             .map(|&cell| SquareReading::unread(cell, blank.of(cell)))
             .collect();
-        let light_rows = self.sweep_rows(&beside, fast, &[0])?;
-        for (_, samples) in &light_rows {
-            self.last_read_samples.extend_from_slice(samples);
-        }
-        let period = self.read_period();
+        let (light_rows, period) = self.sweep_for_the_read(&beside, fast, &[0])?;
         self.measure_the_light(blank, &mut paper, &light_rows, &beside, period);
         let light_after = self.paper_light;
         (self.paper_light, self.read_period) = (light_then, period_then);

@@ -34,6 +34,9 @@ use crate::motion::sensing::{
 use crate::motion::MotionError;
 use std::time::Duration;
 
+/// One sweep along a row and every reading it took.
+type SweptRow = (Sweep, Vec<Sample>);
+
 /// How many empty squares besides the one looked at again measure the light for that look.
 const LIGHT_BESIDE: usize = 3;
 
@@ -247,17 +250,27 @@ impl Gantry {
         offsets: &[i32],
         light: Option<(&BlankPaper, &[Cell])>,
     ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
-        let rows = self.sweep_rows(cells, speed_deg_per_s, offsets)?;
-        for (_, samples) in &rows {
-            self.last_read_samples.extend_from_slice(samples);
-        }
-        // As timed on these very sweeps.
-        let period = self.read_period();
+        let (rows, period) = self.sweep_for_the_read(cells, speed_deg_per_s, offsets)?;
         if let Some((blank, empty)) = light {
             self.measure_the_light(blank, readings, &rows, empty, period);
         }
         self.judge_looks(readings, cells, &rows, period)?;
         Ok(rows)
+    }
+
+    /// Sweeps `cells` along the lines at `offsets` as a look of the read does, keeping every
+    /// reading for the read's picture; with the sensor's period as timed on these very sweeps.
+    fn sweep_for_the_read(
+        &mut self,
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        offsets: &[i32],
+    ) -> Result<(Vec<SweptRow>, Duration)> {
+        let rows = self.sweep_rows(cells, speed_deg_per_s, offsets)?;
+        for (_, samples) in &rows {
+            self.last_read_samples.extend_from_slice(samples);
+        }
+        Ok((rows, self.read_period()))
     }
 
     /// Adds to `readings` what `rows` showed of each of `cells`, judged against its blank paper
@@ -318,6 +331,17 @@ impl Gantry {
     ) {
         let ratios = paper_ratios(blank, rows, empty, period);
         let light = PaperLight::measure(self.config.board.size, &ratios, self.paper_light);
+        self.put_in_light(blank, readings, light);
+    }
+
+    /// Keeps `light` as the paper's and puts every one of `readings` in it: `blank`'s paper,
+    /// scaled by the light.
+    fn put_in_light(
+        &mut self,
+        blank: &BlankPaper,
+        readings: &mut [SquareReading],
+        light: PaperLight,
+    ) {
         self.paper_light = light;
         for reading in readings.iter_mut() {
             reading.blank = blank
