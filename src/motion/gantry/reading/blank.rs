@@ -98,27 +98,6 @@ impl BlankPaper {
         self.squares[cell.index(self.size)]
     }
 
-    /// This paper as it would have read at one moment in a light that drifted by
-    /// `per_second` (a share a second) while it was read, each square at `read_at` (row by
-    /// row): every level brought to the light of the read's mean moment.
-    pub fn at_one_moment(&self, read_at: &[Duration], per_second: f64) -> BlankPaper {
-        let mean =
-            read_at.iter().map(Duration::as_secs_f64).sum::<f64>() / read_at.len().max(1) as f64;
-        let squares = self
-            .squares
-            .iter()
-            .zip(read_at)
-            .map(|(square, at)| BlankSquare {
-                level: square.level * (1.0 + per_second * (mean - at.as_secs_f64())),
-                ..*square
-            })
-            .collect();
-        BlankPaper {
-            size: self.size,
-            squares,
-        }
-    }
-
     /// Each square's level, rounded to whole percent, row by row.
     pub fn levels(&self) -> Vec<u8> {
         self.squares.iter().map(|s| s.level.round() as u8).collect()
@@ -320,17 +299,10 @@ impl Gantry {
                 });
             }
         }
-        let read_at = swept
-            .iter()
-            .map(|samples| samples.last().map_or(Duration::ZERO, |s| s.time))
-            .collect();
-        self.blank_in_one_light(
-            BlankPaper {
-                size,
-                squares: pooled,
-            },
-            read_at,
-        )
+        self.blank_in_one_light(BlankPaper {
+            size,
+            squares: pooled,
+        })
     }
 
     /// Checks that the grid just drawn is on the paper: every sweep across a row of squares
@@ -363,32 +335,5 @@ impl Gantry {
             });
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paper_read_as_the_light_rose_is_brought_to_the_light_of_the_reads_middle_moment() {
-        // Three squares all 70 % in one light, read a second apart as the light rose by 1 %
-        // a second: 69.3, 70 and 70.7.
-        let square = |level| BlankSquare {
-            level,
-            noise: 1.0,
-            readings: 20,
-            light_share: 0.0,
-        };
-        let paper = BlankPaper {
-            size: 1,
-            squares: vec![square(69.3), square(70.0), square(70.7)],
-        };
-        let read_at = [0, 1, 2].map(Duration::from_secs);
-        let one_moment = paper.at_one_moment(&read_at, 0.01);
-        for square in &one_moment.squares {
-            assert!((square.level - 70.0).abs() < 0.01, "{one_moment:?}");
-            assert_eq!(square.readings, 20);
-        }
     }
 }

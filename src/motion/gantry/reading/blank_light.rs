@@ -14,25 +14,11 @@
 //! plane (a drift changes the level, a lamp to one side the slope). If they do not, the light
 //! changed during one of them; the robot says so and reads again, and keeps the first of two
 //! reads that agree, up to [`BLANK_READS`].
-//!
-//! One light at every moment is not yet one light over the read: a light that drifts while
-//! the squares are read one after another leaves the first read a few percent dimmer than
-//! the last, and both reads agree on that, for their ratios lie on a plane. Traced in the
-//! harsh room (a 6 mm spot, a fine-liner's X off centre): the blank read of the top row came
-//! 2.2 % brighter than the middle row's, for the light rose over the seconds between
-//! them; a turn's read two minutes later, itself three seconds long as the light fell, left
-//! an empty corner square 5 % dark against the light the others showed, and it was taken for
-//! a mark. The two reads cross each square a different time apart (the second starts where
-//! the first ended), so their ratios against those times measure the drift
-//! ([`PaperLight::drift_between_reads`]), and each level is brought to the light of one
-//! moment.
 
 use super::sweeping::by_square;
 use super::{paper_ratios, BlankPaper};
-use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
 use crate::motion::sensing::{readings_per_measurement, BlankSquare, PaperLight};
-use std::time::Duration;
 
 /// The most reads of the squares' paper the blank read makes: its own, and the ones that
 /// hold it against the light. Each needs the light to change within the few seconds one read
@@ -40,34 +26,19 @@ use std::time::Duration;
 pub const BLANK_READS: usize = 4;
 
 impl Gantry {
-    /// `paper` (the blank read's levels, each square read at `read_at`, row by row) held
-    /// against another read of the same squares; the blank paper to judge every later read
-    /// against: `paper` itself, brought to one moment's light if the light drifted, when both
-    /// were read in one light (see the module's docs).
-    pub(super) fn blank_in_one_light(
-        &mut self,
-        paper: BlankPaper,
-        read_at: Vec<Duration>,
-    ) -> Result<BlankPaper> {
+    /// `paper` (the blank read's levels) held against another read of the same squares; the
+    /// blank paper to judge every later read against: `paper` itself when both were read in
+    /// one light (see the module's docs).
+    pub(super) fn blank_in_one_light(&mut self, paper: BlankPaper) -> Result<BlankPaper> {
         let cells = self.all_squares();
         let fast = self.first_look_speed();
         let mut kept = paper;
-        let mut read_at = read_at;
         for read in 2..=BLANK_READS {
             let rows = self.sweep_rows(&cells, fast, &[0])?;
             let period = self.read_period();
             let ratios = paper_ratios(&kept, &rows, &cells, period);
             let Err(scatter) = PaperLight::one_light(kept.size, &ratios) else {
-                let first_at = |cell: Cell| read_at[cell.index(kept.size)];
-                let Some(per_second) = PaperLight::drift_between_reads(&ratios, first_at) else {
-                    return Ok(kept);
-                };
-                log::info!(
-                    "the light drifted by {:.2} % a second while the blank paper was read: each \
-                     square's level is taken as it would have read at one moment",
-                    per_second * 100.0
-                );
-                return Ok(kept.at_one_moment(&read_at, per_second));
+                return Ok(kept);
             };
             // The later read stands for the blank paper: its levels, with the noise the
             // slow read measured (a fast read has too few readings a square to measure it).
@@ -91,9 +62,6 @@ impl Gantry {
                 return Ok(kept);
             };
             kept = again;
-            for ratio in &ratios {
-                read_at[ratio.cell.index(kept.size)] = ratio.read_at;
-            }
             if read == BLANK_READS {
                 break;
             }

@@ -3,7 +3,6 @@
 
 use super::{PaperRatio, LIGHT_CHANGED, SIGNIFICANT_SIGMAS, STEP_SIDE};
 use crate::game::Cell;
-use std::time::Duration;
 
 /// A step of the light in the middle of a look: the squares read before it, and the level
 /// they read in.
@@ -232,36 +231,6 @@ pub(super) fn median(values: impl Iterator<Item = f64>) -> f64 {
     } else {
         (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
     }
-}
-
-/// The light's drift in time that best explains `ratios`, paper read a second time against a
-/// first read that crossed each square at `first_at`: the least-squares line `ratio = c + k
-/// (t2 - t1)`, k a share a second, with its standard error from the ratios' own. `None` when
-/// the squares were all read the same time apart (nothing to tell a drift by).
-pub(super) fn drift(
-    ratios: &[PaperRatio],
-    first_at: impl Fn(Cell) -> Duration,
-) -> Option<(f64, f64)> {
-    let apart: Vec<(f64, f64)> = ratios
-        .iter()
-        .map(|r| {
-            let seconds = r.read_at.as_secs_f64() - first_at(r.cell).as_secs_f64();
-            (seconds, r.ratio)
-        })
-        .collect();
-    let n = apart.len() as f64;
-    let (mean_t, mean_ratio) = apart
-        .iter()
-        .fold((0.0, 0.0), |(a, b), &(t, z)| (a + t / n, b + z / n));
-    let stt: f64 = apart.iter().map(|&(t, _)| (t - mean_t).powi(2)).sum();
-    if stt < 1e-6 {
-        return None;
-    }
-    let stz: f64 = apart
-        .iter()
-        .map(|&(t, z)| (t - mean_t) * (z - mean_ratio))
-        .sum();
-    Some((stz / stt, rms_error(ratios) / stt.sqrt()))
 }
 
 /// A plane of the light over the board, with each slope's standard error.

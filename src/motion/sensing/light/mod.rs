@@ -23,7 +23,7 @@ mod fit;
 
 use crate::game::Cell;
 pub use fit::Step;
-use fit::{drift, median, plane, rms_error, Plane};
+use fit::{median, plane, rms_error, Plane};
 use std::time::Duration;
 
 /// A change of the light smaller than this share, and within the estimate's own noise, is not
@@ -343,19 +343,6 @@ impl PaperLight {
         } else {
             Ok(())
         }
-    }
-
-    /// How fast the light drifted, as a share a second, while paper was read twice: `ratios`
-    /// of the second read against the first, which crossed each square at `first_at`. Read in
-    /// a drifting light, each square's ratio moves with the time between its two readings
-    /// ([`fit::drift`]); `None` unless that drift stands past [`SIGNIFICANT_SIGMAS`] of its
-    /// error (a steady light's is noise, and following it would only add noise).
-    pub fn drift_between_reads(
-        ratios: &[PaperRatio],
-        first_at: impl Fn(Cell) -> Duration,
-    ) -> Option<f64> {
-        let (per_second, error) = drift(ratios, first_at)?;
-        (per_second.abs() > SIGNIFICANT_SIGMAS * error).then_some(per_second)
     }
 
     /// How uncertain the factor on one square is, as a share: the level's error and the light

@@ -295,39 +295,3 @@ fn a_read_again_is_believed_unless_the_light_changed_while_it_went_on_too() {
     );
     assert_eq!(Doubt::after(2, &several, &scattered), None);
 }
-
-/// The blank paper read twice: the first read row by row, a second a square, the second at
-/// three a second back from where the first ended; each square's ratio is how the light at
-/// its second reading stands to the light at its first, in `light` over the seconds, with a
-/// wobble of half a percent. The first read's moments come with them.
-fn read_twice(light: impl Fn(f64) -> f64) -> (Vec<PaperRatio>, Vec<Duration>) {
-    let first: Vec<Duration> = (0..9).map(|i| Duration::from_secs(i as u64)).collect();
-    let ratios = (0..9)
-        .map(|i| {
-            let cell = Cell::from_index(i, 3);
-            let second = 9.0 + (8 - i) as f64 / 3.0;
-            let wobble = 0.005 * (i as f64 % 3.0 - 1.0);
-            PaperRatio {
-                cell,
-                ratio: light(second) / light(i as f64) + wobble,
-                error: 0.01,
-                read_at: Duration::from_secs_f64(second),
-            }
-        })
-        .collect();
-    (ratios, first)
-}
-
-#[test]
-fn a_light_that_drifts_while_the_blank_paper_is_read_twice_is_measured_and_a_steady_one_is_not() {
-    // Rising by half a percent a second, as the harsh room's swing at its steepest.
-    let (ratios, first) = read_twice(|seconds| 1.0 + 0.005 * seconds);
-    let first_at = |cell: Cell| first[cell.index(3)];
-    let drift = PaperLight::drift_between_reads(&ratios, first_at).unwrap();
-    assert!((drift - 0.005).abs() < 0.001, "{drift}");
-    // Both reads agree that the paper lies in one light, a plane through them: only their
-    // times tell the drift.
-    assert_eq!(PaperLight::one_light(3, &ratios), Ok(()));
-    let (steady, _) = read_twice(|_| 1.0);
-    assert_eq!(PaperLight::drift_between_reads(&steady, first_at), None);
-}
