@@ -84,10 +84,17 @@ const BLANK_DIPPING_LOOK: (f64, f64) = (1.92, 0.66);
 /// (`BLANK_DIPPING_LOOK`), in standard deviations of that sum; zero unless [`POOLED_LINES`]
 /// different lines dip past the floor. Under a dim sensor and heavy noise an X may show on
 /// every line a dip of 2 to 4 deviations, each too little alone, in 6 looks together 4.6 and
-/// more. Each look's dip is measured against the paper beside it on that very line, not
-/// against the blank level, so one level's error is not counted again and again. (Summed as
-/// if each look were an unbiased deviation, as before, blank paper under a 6 mm spot at 4 %
-/// noise came to 6.55 where the test asked 6: two squares of the matrix taken for marks.)
+/// more. (Summed as if each look were an unbiased deviation, as before, blank paper under a
+/// 6 mm spot at 4 % noise came to 6.55 where the test asked 6: two squares of the matrix taken
+/// for marks.)
+///
+/// Where a look's window holds paper beside its stretch, the dip is measured against that, on
+/// its own line, and one level's error is not counted again and again. Where it does not (a
+/// first look's few readings under every footprint of the detection matrix, any look under
+/// the 9 and 12 mm spots: see [`Look::of`]), the looks at a square all stand against its one
+/// blank level and share that level's error, which this sum takes for independent evidence.
+/// Counting it as shared was tried (docs/figures.md, session 15): it cost more marks than
+/// the false ones it saved.
 pub fn pooled_sigmas(looks: &[Look], faint: f64) -> f64 {
     let dipping: Vec<&Look> = looks.iter().filter(|l| l.local_depth >= faint).collect();
     let mut lines: Vec<i32> = dipping.iter().map(|l| l.rows_deg).collect();
