@@ -35,9 +35,10 @@ use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// How often buttons and the touch sensor are read while waiting for a person (the brick
-/// suite holds what each poll asks of the brick).
-pub const POLL: Duration = Duration::from_millis(20);
+/// How often buttons and the touch sensor are read while waiting for a person: as seldom as
+/// the shortest press allows ([`crate::motion::calibrate::PRESS_POLL`]; the brick suite holds
+/// what each poll asks of the brick).
+pub const POLL: Duration = crate::motion::calibrate::PRESS_POLL;
 
 /// Someone at the robot, told what the program is waiting for. On the brick and in `sim` the
 /// person reads the screen and needs no telling; the demo and the tests script one here.
