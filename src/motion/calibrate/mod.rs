@@ -238,7 +238,6 @@ pub const PRESS_POLL: Duration = Duration::from_millis(40);
 
 /// Waits for the touch sensor to be pressed and released, up to `timeout`. False if it was not.
 pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, MotionError> {
-    let poll = PRESS_POLL;
     let start = gantry.clock().now();
     let mut pressed = false;
     while gantry.clock().now() - start < timeout {
@@ -247,7 +246,7 @@ pub fn wait_for_touch(gantry: &mut Gantry, timeout: Duration) -> Result<bool, Mo
         if touch_released(gantry, &mut pressed)? {
             return Ok(true);
         }
-        gantry.clock().sleep(poll);
+        gantry.clock().sleep(PRESS_POLL);
     }
     Ok(false)
 }
