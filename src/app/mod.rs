@@ -20,6 +20,7 @@ mod settings_page;
 use crate::ai::{Difficulty, Engine};
 use crate::game::{Board, Mark};
 use crate::hw::{Battery, ButtonPad, Buttons};
+use crate::motion::calibrate::PRESS_POLL;
 use crate::motion::calibrate::{touch_released, Step};
 use crate::motion::{Axis, Gantry, MotionError, StopRequest};
 use crate::scoreboard::store::ScoreFile;
@@ -34,11 +35,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// How often buttons and the touch sensor are read while waiting for a person: as seldom as
-/// the shortest press allows ([`crate::motion::calibrate::PRESS_POLL`]; the brick suite holds
-/// what each poll asks of the brick).
-pub const POLL: Duration = crate::motion::calibrate::PRESS_POLL;
 
 /// Someone at the robot, told what the program is waiting for. On the brick and in `sim` the
 /// person reads the screen and needs no telling; the demo and the tests script one here.
@@ -541,7 +537,7 @@ impl<'p> Program<'p> {
             if let Some(key) = self.read_key()? {
                 return Ok(key);
             }
-            self.gantry.clock().sleep(POLL);
+            self.gantry.clock().sleep(PRESS_POLL);
         }
     }
 
@@ -553,7 +549,7 @@ impl<'p> Program<'p> {
             if self.read_key()?.is_some() {
                 break;
             }
-            self.gantry.clock().sleep(POLL);
+            self.gantry.clock().sleep(PRESS_POLL);
         }
         Ok(())
     }
@@ -586,7 +582,7 @@ impl<'p> Program<'p> {
             if released {
                 return Ok(());
             }
-            self.gantry.clock().sleep(POLL);
+            self.gantry.clock().sleep(PRESS_POLL);
         }
     }
 }

@@ -4,7 +4,7 @@
 //! real brick's CPU it would take at a cited cost per access.
 
 use crate::at_the_brick::*;
-use ev3_tictactoe::app::POLL;
+use ev3_tictactoe::motion::calibrate::PRESS_POLL;
 use std::time::{Duration, Instant};
 
 /// What one sysfs attribute access costs the EV3's 300 MHz CPU: ev3dev-lang-rust's issue 38
@@ -149,7 +149,7 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
     assert!(waiting.seconds >= 6.0, "the waits measured: {phases:?}");
     // The touch sensor's value and the buttons' state once a poll each; what the screen and
     // the lights ask when the wait begins is a handful more.
-    let per_poll = waiting.per_second() * POLL.as_secs_f64();
+    let per_poll = waiting.per_second() * PRESS_POLL.as_secs_f64();
     assert!(
         per_poll <= 2.2,
         "{per_poll:.2} accesses a poll while waiting:\n{}",

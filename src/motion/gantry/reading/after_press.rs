@@ -34,10 +34,10 @@
 //! steady light where it was 1.7 %, and 2 squares taken for a mark where there were 8; steady
 //! light as before.
 
+use super::sweeping::SweptRow;
 use super::{by_square, paper_ratios, BlankPaper, SquareReading};
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
-use crate::motion::plan::Sweep;
 use crate::motion::sensing::{Evidence, NewMarks, PaperLight, Sample};
 use std::time::Duration;
 
@@ -78,7 +78,7 @@ impl Gantry {
         &mut self,
         (blank, empty): (&BlankPaper, &[Cell]),
         readings: &mut [SquareReading],
-        first_rows: &[(Sweep, Vec<Sample>)],
+        first_rows: &[SweptRow],
         read_began: Duration,
         light_before_read: PaperLight,
     ) -> Result<(PaperLight, f64)> {
@@ -165,7 +165,7 @@ impl Gantry {
         &mut self,
         (blank, empty): (&BlankPaper, &[Cell]),
         readings: &mut [SquareReading],
-        first_rows: &[(Sweep, Vec<Sample>)],
+        first_rows: &[SweptRow],
         again: &[Cell],
         read_began: Duration,
         light_before_read: PaperLight,

@@ -3,11 +3,11 @@
 
 use super::sensor_timing::{blank_speed, fresh_period, reading_speed};
 use super::sweeping::by_square;
+use super::sweeping::SweptRow;
 use super::FIRST_LOOK_SPACING;
 use crate::config::RobotConfig;
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
-use crate::motion::plan::Sweep;
 use crate::motion::sensing::{self, BlankSquare, GridSighting, Sample};
 use crate::motion::MotionError;
 use std::time::Duration;
@@ -158,11 +158,7 @@ impl Gantry {
 
     /// Where the sweeps `rows` crossed the grid's lines, counting a crossing at least
     /// `least_depth` darker than the paper.
-    pub(super) fn sight_grid(
-        &self,
-        rows: &[(Sweep, Vec<Sample>)],
-        least_depth: f64,
-    ) -> Option<GridSighting> {
+    pub(super) fn sight_grid(&self, rows: &[SweptRow], least_depth: f64) -> Option<GridSighting> {
         // From the first window to the last: readings on a sweep's run-up and run-out, off the
         // squares toward the sheet's edges, would pull a row's paper level, and let noise near
         // the grid's places pass for an old grid (3 blank sheets in 450 once the ramps made
@@ -309,7 +305,7 @@ impl Gantry {
     /// crosses the two lines between them, and a line of the robot's pen darkens the spot far
     /// more than any noise. If no crossing reads even half as dark as a clear mark, the pen
     /// left no ink: a dry pen, no pen, or a pen held above the paper.
-    pub(super) fn check_grid_ink(&self, rows: &[(Sweep, Vec<Sample>)]) -> Result<()> {
+    pub(super) fn check_grid_ink(&self, rows: &[SweptRow]) -> Result<()> {
         let board = &self.config.board;
         let reach = (self.config.reading_geometry().spot_columns_deg / 2.0).ceil() as i32 + 3;
         let lines = [1, 2].map(|k| board.grid_origin_deg.columns + k * board.square_deg);

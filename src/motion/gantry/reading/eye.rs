@@ -3,10 +3,11 @@
 //! reading window, the looks' lines, the ruler's dip and the shape the robot's own marks are
 //! fitted to; the ink's contrast sets how dark the robot's own ink must read to count.
 
+use super::sweeping::SweptRow;
 use crate::motion::gantry::Gantry;
 use crate::motion::own_ink::{OWN_INK_CONTRAST, OWN_INK_SHARE};
-use crate::motion::plan::{self, Sweep};
-use crate::motion::sensing::{self, EyeMeasure, LineCrossing, Sample};
+use crate::motion::plan;
+use crate::motion::sensing::{self, EyeMeasure, LineCrossing};
 use crate::physical::ReadingGeometry;
 
 /// A measured spot within this share of `sensing.spot_mm` agrees with it, and the config's
@@ -38,7 +39,7 @@ impl Gantry {
 
     /// The blank read's crossings of the grid's lines across the columns axis: each sweep's
     /// readings within half a square of each line, where no other line reaches.
-    fn grid_crossings(&self, rows: &[(Sweep, Vec<Sample>)]) -> Vec<LineCrossing> {
+    fn grid_crossings(&self, rows: &[SweptRow]) -> Vec<LineCrossing> {
         let half_square = self.config.board.square_deg / 2;
         let lines = self.grid_columns();
         rows.iter()
@@ -59,7 +60,7 @@ impl Gantry {
     /// logs what it found, and, if the measure can be trusted, reads by it from now on: the
     /// squares' windows in `rows` are cut to the new spot's, so the blank paper is measured
     /// where later reads will look.
-    pub(super) fn measure_the_eye(&mut self, rows: &mut [(Sweep, Vec<Sample>)]) {
+    pub(super) fn measure_the_eye(&mut self, rows: &mut [SweptRow]) {
         let scale = self.config.scale();
         let crossings = self.grid_crossings(rows);
         let measured = sensing::measure_eye(

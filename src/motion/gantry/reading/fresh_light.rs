@@ -26,11 +26,11 @@
 //! it read in: judged in its own light, five in a sixteenth of the matrix under a 15 % drift
 //! and a 20 % shadow were no longer marks (the test that holds that room allows 3 % fewer).
 
+use super::sweeping::SweptRow;
 use super::{BlankPaper, SquareReading, LIGHT_BESIDE};
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
-use crate::motion::plan::Sweep;
-use crate::motion::sensing::{PaperLight, Sample, LIGHT_CHANGED};
+use crate::motion::sensing::{PaperLight, LIGHT_CHANGED};
 use std::time::Duration;
 
 /// The empty squares whose paper measures the light beside `around`: its row's, then the
@@ -56,7 +56,7 @@ pub(super) fn light_beside(empty: &[Cell], around: Cell, skip: &[Cell]) -> Vec<C
 }
 
 /// The mean time of the readings `rows` took inside `cell`'s windows.
-fn when_read(rows: &[(Sweep, Vec<Sample>)], cell: Cell) -> Option<Duration> {
+fn when_read(rows: &[SweptRow], cell: Cell) -> Option<Duration> {
     let times: Vec<Duration> = rows
         .iter()
         .flat_map(|(sweep, samples)| {
@@ -87,7 +87,7 @@ impl Gantry {
         empty: &[Cell],
         readings: &mut [SquareReading],
         looked: &[Cell],
-        rows: &[(Sweep, Vec<Sample>)],
+        rows: &[SweptRow],
         (before, light_before, began): (Vec<SquareReading>, PaperLight, Duration),
     ) -> Result<()> {
         let newly_marked: Vec<Cell> = readings

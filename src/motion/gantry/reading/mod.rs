@@ -22,20 +22,16 @@ pub use blank::{describe_eye, BlankPaper, UsedSheet};
 pub use own_mark::OwnMarkCheck;
 pub(super) use sensor_timing::SLOWEST_SWEEP_DEG_PER_S;
 pub use sensor_timing::{blank_speed, reading_speed, ReadSpread};
-use sweeping::by_square;
+use sweeping::{by_square, SweptRow};
 
 use super::{Gantry, Result};
 use crate::game::Cell;
 use crate::game::Mark;
-use crate::motion::plan::Sweep;
 use crate::motion::sensing::{
     self, Evidence, Look, NewMarks, PaperLight, PaperRatio, Sample, SquareReading, OFF_CENTRE_PAPER,
 };
 use crate::motion::MotionError;
 use std::time::Duration;
-
-/// One sweep along a row and every reading it took.
-type SweptRow = (Sweep, Vec<Sample>);
 
 /// How many empty squares besides the one looked at again measure the light for that look.
 const LIGHT_BESIDE: usize = 3;
@@ -236,7 +232,7 @@ impl Gantry {
         speed_deg_per_s: u32,
         offsets: &[i32],
         light: (&BlankPaper, &[Cell]),
-    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
+    ) -> Result<Vec<SweptRow>> {
         self.look_measuring(readings, cells, speed_deg_per_s, offsets, Some(light))
     }
 
@@ -249,7 +245,7 @@ impl Gantry {
         speed_deg_per_s: u32,
         offsets: &[i32],
         light: Option<(&BlankPaper, &[Cell])>,
-    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
+    ) -> Result<Vec<SweptRow>> {
         let (rows, period) = self.sweep_for_the_read(cells, speed_deg_per_s, offsets)?;
         if let Some((blank, empty)) = light {
             self.measure_the_light(blank, readings, &rows, empty, period);
@@ -279,7 +275,7 @@ impl Gantry {
         &self,
         readings: &mut [SquareReading],
         cells: &[Cell],
-        rows: &[(Sweep, Vec<Sample>)],
+        rows: &[SweptRow],
         period: Duration,
     ) -> Result<()> {
         let sensing = &self.config.sensing;
@@ -325,7 +321,7 @@ impl Gantry {
         &mut self,
         blank: &BlankPaper,
         readings: &mut [SquareReading],
-        rows: &[(Sweep, Vec<Sample>)],
+        rows: &[SweptRow],
         empty: &[Cell],
         period: Duration,
     ) {
@@ -355,7 +351,7 @@ impl Gantry {
 /// `blank` level: on the centre lines alone if any row is one.
 pub(super) fn paper_ratios(
     blank: &BlankPaper,
-    rows: &[(Sweep, Vec<Sample>)],
+    rows: &[SweptRow],
     empty: &[Cell],
     period: Duration,
 ) -> Vec<PaperRatio> {

@@ -18,8 +18,11 @@ const SWEEP_RUN_DEG: i32 = 10;
 /// A sweep may start with the rows axis this close to its line, still settling.
 const ROWS_SETTLED_DEG: i32 = 1;
 
+/// One sweep along a row and every reading it took.
+pub(super) type SweptRow = (Sweep, Vec<Sample>);
+
 /// Each square's readings out of the sweeps' (those in its window).
-pub(super) fn by_square(rows: &[(Sweep, Vec<Sample>)]) -> Vec<(Cell, Vec<Sample>)> {
+pub(super) fn by_square(rows: &[SweptRow]) -> Vec<(Cell, Vec<Sample>)> {
     rows.iter()
         .flat_map(|(sweep, samples)| {
             sweep
@@ -51,7 +54,7 @@ impl Gantry {
         cells: &[Cell],
         speed_deg_per_s: u32,
         rows_offsets_deg: &[i32],
-    ) -> Result<Vec<(Sweep, Vec<Sample>)>> {
+    ) -> Result<Vec<SweptRow>> {
         self.guarded(|g| {
             g.move_pen(0)?;
             let offset = g.config.sensing.sensor_offset_deg;
