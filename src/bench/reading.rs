@@ -227,6 +227,8 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
     let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
     let mut gantry = Gantry::new(sim.robot(), config.clone());
     gantry.home().context("homing")?;
+    // As a game sets up: the sheet's check is the blank read's first read of the squares.
+    gantry.used_sheet().context("the sheet's check")?;
     gantry.draw_grid().context("the grid")?;
     let blank = gantry.read_blank_grid().context("the blank paper")?;
     gantry.park().context("parking")?;

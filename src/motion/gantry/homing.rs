@@ -47,6 +47,7 @@ impl Gantry {
         self.guarded(|g| {
             let start = g.clock().now();
             g.homed = [false; 3];
+            g.sheet_read = None;
             let pen = g.seek_end_stops(&[Axis::Pen])?;
             g.back_off_to_zero(&[Axis::Pen])?;
             let axes = g.seek_end_stops(&[Axis::Columns, Axis::Rows])?;

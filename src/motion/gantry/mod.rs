@@ -25,8 +25,8 @@ mod travel;
 
 pub use homing::HomingReport;
 pub use reading::{
-    blank_speed, describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, ReadStage,
-    ReadStages, UsedSheet, FIRST_LOOK_SPACING,
+    describe_eye, reading_speed, BlankPaper, OwnMarkCheck, ReadSpread, ReadStage, ReadStages,
+    UsedSheet, FIRST_LOOK_SPACING,
 };
 
 type Result<T> = std::result::Result<T, MotionError>;
@@ -127,6 +127,9 @@ pub struct Gantry {
     configured_spot_mm: f64,
     /// Where the ruler found the grid's lines just after drawing them (see [`ruler`]).
     grid_as_drawn: Option<ruler::GridAsDrawn>,
+    /// The sheet's check's read of the squares, when it found them blank: the blank read's
+    /// first (see [`Gantry::read_blank_grid`]). Taken by the blank read, and dropped at homing.
+    sheet_read: Option<Vec<reading::SweptRow>>,
     /// The board as the robot config places it, before the squares follow a grid that has
     /// moved a little (see [`Gantry::check_grid`]); `config.board` is where they are now.
     board_as_configured: crate::config::BoardGeometry,
@@ -157,6 +160,7 @@ impl Gantry {
             paper_light: crate::motion::sensing::PaperLight::as_at_blank(board_size),
             last_safe_state: None,
             grid_as_drawn: None,
+            sheet_read: None,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The blank read once the grid is drawn: each square's paper, the grid's own ink, and a sheet
 //! already used found before the grid is drawn.
 
-use super::sensor_timing::{blank_speed, fresh_period, reading_speed};
+use super::sensor_timing::{eye_speed, fresh_period, reading_speed, second_read_speed};
 use super::sweeping::by_square;
 use super::sweeping::SweptRow;
 use super::FIRST_LOOK_SPACING;
@@ -58,7 +58,8 @@ pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
             scale.both_rows(f64::from(geometry.look_offset_deg)),
         ),
         format!(
-            "a fresh reading every {:.1} ms: the first look at {}; the blank read at {}",
+            "a fresh reading every {:.1} ms: the first look, and the blank paper's two reads, \
+             at {}",
             period.as_secs_f64() * 1000.0,
             spacing(reading_speed(
                 config,
@@ -66,7 +67,6 @@ pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
                 FIRST_LOOK_SPACING,
                 config.sensing.sweep_speed_deg_per_s
             )),
-            spacing(blank_speed(config, period)),
         ),
         format!(
             "the thinnest line this spot tells from paper ({:.0} % darker, \
@@ -120,9 +120,8 @@ impl UsedSheet {
 }
 
 impl Gantry {
-    /// Reads every square's blank paper: level and noise. The sweep runs at the first look's
-    /// pace, not at travel speed: the noise that every threshold is a multiple of needs its
-    /// readings (see [`BlankSquare::pooled`]).
+    /// Reads every square's blank paper: level and noise, as [`Gantry::read_blank_grid`]
+    /// does, without looking for the grid's lines.
     pub fn take_blank_readings(&mut self) -> Result<BlankPaper> {
         self.blank_readings(false)
     }
@@ -131,8 +130,11 @@ impl Gantry {
     /// ink (see [`sensing::used_squares`]) and a grid already drawn where the robot draws its
     /// own, as on a sheet left from the last game. Under a wide spot a thin mark may not stand
     /// out clearly enough, but the old grid's lines, crossed by every row, do.
+    ///
+    /// A blank sheet's read is kept: it is the first of the blank read's two.
     pub fn used_sheet(&mut self) -> Result<UsedSheet> {
         let cells = self.all_squares();
+        self.sheet_read = None;
         let rows = self.sweep_rows(&cells, self.first_look_speed(), &[0])?;
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
@@ -142,10 +144,14 @@ impl Gantry {
         let grid = self
             .sight_grid(&rows, faint)
             .filter(|seen| seen.crossings >= 3 && seen.spread_deg <= GRID_SPREAD_DEG);
-        Ok(UsedSheet {
+        let used = UsedSheet {
             marked: sensing::used_squares(&squares, &self.config.sensing),
             grid,
-        })
+        };
+        if !used.is_used() {
+            self.sheet_read = Some(rows);
+        }
+        Ok(used)
     }
 
     /// The grid's inner lines across the columns axis, as drawn: the ones every row crosses.
@@ -216,17 +222,25 @@ impl Gantry {
         )
     }
 
-    /// As [`Gantry::take_blank_readings`], on a grid just drawn, checking that the grid's
-    /// lines are there: the pen inked.
+    /// Reads every square's blank paper on a grid just drawn (level and noise), checks that
+    /// the grid's lines are there (the pen inked), measures the eye on them, and measures
+    /// where the lines are (the ruler).
+    ///
+    /// The squares' paper is read twice at the first look's pace, and the two reads are held
+    /// to one light (see `blank_light`): the first is the sheet's check before the grid was
+    /// drawn ([`Gantry::used_sheet`]), when there was one since homing, for the squares'
+    /// insides are the same paper with the grid around them. A slow read of its own, as
+    /// before session 16, took 10 s of the 39 s a person waited for their first move on the
+    /// simulator, and its levels were no surer than two reads' together.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
         let began = self.clock().now();
         let blank = self.blank_readings(true)?;
         let swept = self.clock().now();
         self.note_grid_as_drawn()?;
         log::info!(
-            "the blank read took {:.1} s: the squares' paper (read twice, to hold it to one \
-             light) and the sensor held still {:.1} s, the ruler's crossings of the grid's lines \
-             {:.1} s",
+            "the blank read took {:.1} s: the squares' paper (read again, to hold it to one \
+             light with the sheet's check) and the sensor held still {:.1} s, the ruler's \
+             crossings of the grid's lines {:.1} s",
             (self.clock().now() - began).as_secs_f64(),
             (swept - began).as_secs_f64(),
             (self.clock().now() - swept).as_secs_f64()
@@ -242,52 +256,64 @@ impl Gantry {
             .collect()
     }
 
-    pub(super) fn blank_speed(&self) -> u32 {
-        blank_speed(&self.config, self.read_period())
-    }
-
     pub(super) fn blank_readings(&mut self, grid_drawn: bool) -> Result<BlankPaper> {
         let size = self.config.board.size;
         let cells = self.all_squares();
         // The light is measured against this read from now on.
         self.paper_light = crate::motion::sensing::PaperLight::as_at_blank(size);
-        let mut rows = self.sweep_rows(&cells, self.blank_speed(), &[0])?;
+        let fast = self.first_look_speed();
+        let first = match self.sheet_read.take() {
+            Some(rows) => rows,
+            None => self.sweep_rows(&cells, fast, &[0])?,
+        };
+        let paced = second_read_speed(&self.config, self.read_period());
+        let mut second = self.sweep_rows(&cells, paced, &[0])?;
         if grid_drawn {
-            self.check_grid_ink(&rows)?;
+            self.check_grid_ink(&second)?;
             let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
-            if let Some(seen) = self.sight_grid(&rows, faint / 2.0) {
+            if let Some(seen) = self.sight_grid(&second, faint / 2.0) {
                 log::info!("the grid's lines: {}", self.describe_sighting(&seen));
             }
-            self.measure_the_eye(&mut rows);
-        }
-        let mut percents = vec![Vec::new(); cells.len()];
-        let mut swept = vec![Vec::new(); cells.len()];
-        for (cell, samples) in by_square(&rows) {
-            if samples.is_empty() {
-                return Err(MotionError::Unread {
-                    square: self.square_name(cell),
-                });
+            if !self.measure_the_eye(&mut second) {
+                // Too few readings across the lines at the second read's pace (a spot far wider
+                // than configured spreads each line's dip thin): the squares are read again
+                // slowly, and that read is the blank read's second.
+                log::info!("reading the squares again, slowly, to measure the eye by");
+                let slow = eye_speed(&self.config, self.read_period());
+                second = self.sweep_rows(&cells, slow, &[0])?;
+                self.measure_the_eye(&mut second);
             }
-            percents[cell.index(size)] = samples.iter().map(|s| s.percent).collect();
-            swept[cell.index(size)] = samples;
         }
-        let mut pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
+        let first_squares = self.each_square(&first)?;
+        let second_squares = self.each_square(&second)?;
+        // One noise for both reads' squares: the sensor's.
+        let percents: Vec<Vec<u8>> = first_squares
+            .iter()
+            .chain(&second_squares)
+            .map(|samples| samples.iter().map(|s| s.percent).collect())
+            .collect();
+        let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
             square: self.square_name(cells[0]),
         })?;
         self.noise_percent = Some(pooled[0].noise);
         self.quiet_sensor = self.reads_quiet_when_still()?;
         // The sweeps were timed before the noise was known: time them again with it.
-        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        let sweeps: Vec<&[Sample]> = first
+            .iter()
+            .chain(&second)
+            .map(|(_, samples)| &samples[..])
+            .collect();
         if let Some(period) = fresh_period(&sweeps, self.noise_percent) {
             self.read_period = Some(period);
         }
         // A level rests on its fresh measurements, not on the readings that repeat them.
         let period = self.read_period();
-        for (square, samples) in pooled.iter_mut().zip(&swept) {
+        let mut squares: Vec<BlankSquare> = pooled[..cells.len()].to_vec();
+        for (square, samples) in squares.iter_mut().zip(&first_squares) {
             let repeats = sensing::readings_per_measurement(samples, period);
             square.readings = ((samples.len() as f64 / repeats) as usize).max(1);
         }
-        for (i, square) in pooled.iter().enumerate() {
+        for (i, square) in squares.iter().enumerate() {
             if square.level < f64::from(self.config.sensing.min_blank_percent) {
                 return Err(MotionError::NoPaper {
                     square: self.square_name(cells[i]),
@@ -295,10 +321,23 @@ impl Gantry {
                 });
             }
         }
-        self.blank_in_one_light(BlankPaper {
-            size,
-            squares: pooled,
-        })
+        self.blank_in_one_light(BlankPaper { size, squares }, second)
+    }
+
+    /// Each square's readings in `rows`, row by row; an error naming the first square with
+    /// none.
+    fn each_square(&self, rows: &[SweptRow]) -> Result<Vec<Vec<Sample>>> {
+        let size = self.config.board.size;
+        let mut squares = vec![Vec::new(); size * size];
+        for (cell, samples) in by_square(rows) {
+            squares[cell.index(size)] = samples;
+        }
+        match squares.iter().position(Vec::is_empty) {
+            Some(i) => Err(MotionError::Unread {
+                square: self.square_name(Cell::from_index(i, size)),
+            }),
+            None => Ok(squares),
+        }
     }
 
     /// Checks that the grid just drawn is on the paper: every sweep across a row of squares

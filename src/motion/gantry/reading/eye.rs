@@ -59,8 +59,8 @@ impl Gantry {
     /// Measures the spot and the ink on the blank read's `rows` across the grid just drawn,
     /// logs what it found, and, if the measure can be trusted, reads by it from now on: the
     /// squares' windows in `rows` are cut to the new spot's, so the blank paper is measured
-    /// where later reads will look.
-    pub(super) fn measure_the_eye(&mut self, rows: &mut [SweptRow]) {
+    /// where later reads will look. False when there was no measure to read by.
+    pub(super) fn measure_the_eye(&mut self, rows: &mut [SweptRow]) -> bool {
         let scale = self.config.scale();
         let crossings = self.grid_crossings(rows);
         let measured = sensing::measure_eye(
@@ -77,7 +77,7 @@ impl Gantry {
                 crossings.len(),
                 self.config.sensing.spot_mm
             );
-            return;
+            return false;
         };
         self.eye = Some(eye);
         let said = format!(
@@ -97,7 +97,7 @@ impl Gantry {
                 "{said}: not sure enough to read by; reading with {:.1} mm",
                 self.config.sensing.spot_mm
             );
-            return;
+            return false;
         }
         let widest = ReadingGeometry::widest_spot_mm(
             scale,
@@ -132,5 +132,6 @@ impl Gantry {
                 *window = (centre - half).max(*window.start())..=(centre + half).min(*window.end());
             }
         }
+        true
     }
 }

@@ -21,8 +21,9 @@ mod sweeping;
 pub use blank::{describe_eye, BlankPaper, UsedSheet};
 pub use own_mark::OwnMarkCheck;
 pub(super) use sensor_timing::SLOWEST_SWEEP_DEG_PER_S;
-pub use sensor_timing::{blank_speed, reading_speed, ReadSpread};
-use sweeping::{by_square, SweptRow};
+pub use sensor_timing::{reading_speed, ReadSpread};
+use sweeping::by_square;
+pub(super) use sweeping::SweptRow;
 
 use super::{Gantry, Result};
 use crate::game::Cell;

@@ -12,9 +12,20 @@ use std::time::Duration;
 /// moving under about 13 deg/s for one that has stopped (see [`super::stall`]).
 pub(in crate::motion::gantry) const SLOWEST_SWEEP_DEG_PER_S: u32 = 40;
 
-/// The blank paper's level is the median of at least this many fresh readings in each square:
-/// every later look is compared with it, so its own error counts in every verdict.
-pub const BLANK_READINGS: f64 = 20.0;
+/// Fresh readings in each square's window (three quarters of it, what a window keeps of its
+/// readings at speed) of the blank read's second read, the one after the grid is drawn. Why:
+/// the first, the sheet's check at the first look's pace, takes five or six, and a level is
+/// the median of those and the mean of these together. With six here too, a level rested on
+/// some fourteen readings' worth (a median's variance is pi/2 times a mean's), against twenty
+/// for the slow read of its own the blank read took before session 16, and under the dim
+/// sensor of `gantry_on_sim` (5 % noise at half the gain) an X was seen in 13 to 15 worlds
+/// of 60 where it had been in 18 or more. With twelve, some twenty-four.
+const SECOND_READ_READINGS: f64 = 12.0;
+
+/// Fresh readings in each square's window of the slow read that measures the eye when the
+/// second read gave too few across the grid's lines: as many as the slow blank read took
+/// before session 16, which measured a 16 mm spot configured as 6 mm.
+const EYE_READINGS: f64 = 20.0;
 
 /// The fewest fresh readings a look takes along a square's window: fewer, and the mean of a
 /// line (the test a wide spot relies on) is too noisy to tell a faint mark from paper.
@@ -47,12 +58,23 @@ pub fn reading_speed(
     )
 }
 
-/// The pace of the blank read: `BLANK_READINGS` fresh readings in each square's window
-/// (three quarters of it, what a window keeps of its readings at speed), and no faster than
+/// The pace of the blank read's second read (see [`SECOND_READ_READINGS`]), no faster than
 /// the first look.
-pub fn blank_speed(config: &RobotConfig, period: Duration) -> u32 {
+pub(super) fn second_read_speed(config: &RobotConfig, period: Duration) -> u32 {
+    speed_for(config, period, SECOND_READ_READINGS)
+}
+
+/// The pace of the slow read that measures the eye (see [`EYE_READINGS`]), no faster than the
+/// first look.
+pub(super) fn eye_speed(config: &RobotConfig, period: Duration) -> u32 {
+    speed_for(config, period, EYE_READINGS)
+}
+
+/// The pace that gives `readings` fresh readings in three quarters of each square's window,
+/// no faster than the first look and no slower than the stall judge allows.
+fn speed_for(config: &RobotConfig, period: Duration, readings: f64) -> u32 {
     let window = 1.5 * f64::from(config.reading_geometry().window_half_deg);
-    let fits = window / (BLANK_READINGS * period.as_secs_f64().max(1e-3));
+    let fits = window / (readings * period.as_secs_f64().max(1e-3));
     let first_look = reading_speed(
         config,
         period,

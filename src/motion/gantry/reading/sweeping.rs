@@ -19,7 +19,7 @@ const SWEEP_RUN_DEG: i32 = 10;
 const ROWS_SETTLED_DEG: i32 = 1;
 
 /// One sweep along a row and every reading it took.
-pub(super) type SweptRow = (Sweep, Vec<Sample>);
+pub(in crate::motion::gantry) type SweptRow = (Sweep, Vec<Sample>);
 
 /// Each square's readings out of the sweeps' (those in its window).
 pub(super) fn by_square(rows: &[SweptRow]) -> Vec<(Cell, Vec<Sample>)> {

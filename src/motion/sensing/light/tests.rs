@@ -97,10 +97,16 @@ fn paper_read_twice_is_in_one_light_unless_the_light_stepped_while_it_was_read()
     // brighter than the left, with a percent of noise: one light still.
     let wobble = |c: Cell| 0.005 * ((c.row * 3 + c.col) as f64 % 3.0 - 1.0);
     let drift_and_lamp = |c: Cell| 1.01 + 0.05 * c.col as f64 + wobble(c);
-    assert_eq!(
-        PaperLight::one_light(3, &board(drift_and_lamp, &[])),
-        Ok(())
-    );
+    let ratios = board(drift_and_lamp, &[]);
+    let factors = PaperLight::one_light(3, &ratios).expect("one light");
+    for (ratio, factor) in ratios.iter().zip(&factors) {
+        let light = 1.01 + 0.05 * ratio.cell.col as f64;
+        assert!(
+            (factor - light).abs() < 0.005,
+            "the light's factor on {:?}: {factor}, not {light}",
+            ratio.cell
+        );
+    }
     // A lamp switched on after the first read's fourth square: those four read 15 %
     // dimmer then than the rest, against a second read all under the lamp.
     let stepped = |c: Cell| if c.index(3) < 4 { 1.15 } else { 1.0 } + wobble(c);
