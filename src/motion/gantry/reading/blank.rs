@@ -2,8 +2,7 @@
 //! already used found before the grid is drawn.
 
 use super::sensor_timing::{eye_speed, fresh_period, reading_speed, second_read_speed};
-use super::sweeping::by_square;
-use super::sweeping::SweptRow;
+use super::sweeping::{by_square, SweptRow};
 use super::FIRST_LOOK_SPACING;
 use crate::config::RobotConfig;
 use crate::game::Cell;
@@ -58,8 +57,8 @@ pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
             scale.both_rows(f64::from(geometry.look_offset_deg)),
         ),
         format!(
-            "a fresh reading every {:.1} ms: the first look, and the blank paper's two reads, \
-             at {}",
+            "a fresh reading every {:.1} ms: the first look (and the sheet's check) at {}; the \
+             blank paper's read after the grid at {}",
             period.as_secs_f64() * 1000.0,
             spacing(reading_speed(
                 config,
@@ -67,6 +66,7 @@ pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
                 FIRST_LOOK_SPACING,
                 config.sensing.sweep_speed_deg_per_s
             )),
+            spacing(second_read_speed(config, period)),
         ),
         format!(
             "the thinnest line this spot tells from paper ({:.0} % darker, \
@@ -226,10 +226,11 @@ impl Gantry {
     /// the grid's lines are there (the pen inked), measures the eye on them, and measures
     /// where the lines are (the ruler).
     ///
-    /// The squares' paper is read twice at the first look's pace, and the two reads are held
-    /// to one light (see `blank_light`): the first is the sheet's check before the grid was
-    /// drawn ([`Gantry::used_sheet`]), when there was one since homing, for the squares'
-    /// insides are the same paper with the grid around them. A slow read of its own, as
+    /// The squares' paper is read twice, and the two reads are held to one light (see
+    /// `blank_light`): the first is the sheet's check before the grid was drawn
+    /// ([`Gantry::used_sheet`], at the first look's pace), when there was one since homing,
+    /// for the squares' insides are the same paper with the grid around them; the second is
+    /// read once the grid is drawn, at twelve fresh readings a square. A slow read of its own, as
     /// before session 16, took 10 s of the 39 s a person waited for their first move on the
     /// simulator, and its levels were no surer than two reads' together.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {

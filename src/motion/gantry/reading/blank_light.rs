@@ -9,15 +9,13 @@
 //! 20 s into the world, in the middle of the blank read of the 12 mm spot read every 20 ms
 //! (8.5 to 21.6 s): 544 squares taken for marks, 85 of the 97 rows with one in that condition.
 //!
-//! So the squares are read twice, at the first look's pace (the sheet's check before the grid
-//! is drawn, and again once it is), and the two reads are held against each other: in one
-//! light, their ratios lie on a plane (a drift changes the level, a lamp to one side the
-//! slope). Then the levels rest on both reads. If they do not, the light changed during one of
-//! them; the robot says so and reads again, and keeps the first two reads that agree, up to
-//! [`BLANK_READS`].
+//! So the squares are read twice (the sheet's check before the grid is drawn, and again once
+//! it is), and the two reads are held against each other: in one light, their ratios lie on a
+//! plane (a drift changes the level, a lamp to one side the slope). Then the levels rest on
+//! both reads. If they do not, the light changed during one of them; the robot says so and
+//! reads again, and keeps the first two reads that agree, up to [`BLANK_READS`].
 
-use super::sweeping::by_square;
-use super::sweeping::SweptRow;
+use super::sweeping::{by_square, SweptRow};
 use super::{paper_ratios, BlankPaper};
 use crate::motion::gantry::{Gantry, Result};
 use crate::motion::sensing::{readings_per_measurement, BlankSquare, PaperLight, PaperRatio};
@@ -91,8 +89,9 @@ impl Gantry {
 
 /// The blank levels from two reads of the paper in one light: each square's `first` level
 /// (a median) and its mean in the `rows` of the later read, brought back to the first read's
-/// light by the `factors` the plane through the two reads' `ratios` gives, weighed by how
-/// many fresh readings each rests on (a median's variance is about pi/2 times a mean's).
+/// light by the `factors` [`PaperLight::one_light`] gives on the two reads' `ratios`, weighed
+/// by how many fresh readings each rests on (a median's variance is about pi/2 times a
+/// mean's).
 fn both_reads(
     first: BlankPaper,
     rows: &[SweptRow],

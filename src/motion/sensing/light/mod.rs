@@ -374,11 +374,14 @@ impl PaperLight {
             let mean = ratios.iter().map(|r| r.ratio).sum::<f64>() / ratios.len().max(1) as f64;
             return Ok(vec![mean; ratios.len()]);
         };
-        let on_plane = |r: &PaperRatio| {
-            fit.level
-                + fit.per_column * (r.cell.col as f64 - middle)
-                + fit.per_row * (r.cell.row as f64 - middle)
+        let sloped = |per_column: f64, per_row: f64| {
+            move |r: &PaperRatio| {
+                fit.level
+                    + per_column * (r.cell.col as f64 - middle)
+                    + per_row * (r.cell.row as f64 - middle)
+            }
         };
+        let on_plane = sloped(fit.per_column, fit.per_row);
         let kept = |slope: f64, error: f64| {
             if slope.abs() > SIGNIFICANT_SIGMAS * error {
                 slope
@@ -386,15 +389,10 @@ impl PaperLight {
                 0.0
             }
         };
-        let (per_column, per_row) = (
+        let light = sloped(
             kept(fit.per_column, fit.column_error),
             kept(fit.per_row, fit.row_error),
         );
-        let light = |r: &PaperRatio| {
-            fit.level
-                + per_column * (r.cell.col as f64 - middle)
-                + per_row * (r.cell.row as f64 - middle)
-        };
         let mean_error = rms_error(ratios).max(0.005);
         let scatter = ratios
             .iter()
