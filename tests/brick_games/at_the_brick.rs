@@ -2,6 +2,7 @@
 //! prints read line by line, the buttons and the touch sensor pressed, marks drawn on the
 //! virtual sheet, and the checks that the machine was left safe.
 
+use crate::counted::Counted;
 use crate::emulated_brick::{self, mount, Mounted, Tree};
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::Cell;
@@ -17,15 +18,27 @@ use std::time::{Duration, Instant};
 /// The program running on the emulated brick, and everything it has printed.
 pub struct Run {
     pub child: Child,
-    lines: Receiver<(Instant, String)>,
+    lines: Receiver<Printed>,
     transcript: Vec<String>,
     /// Each screen the program showed (a line "[Title] ...") and when it was printed.
     pub screens: Vec<(Instant, String)>,
+    /// When the program runs counted (see [`Counted`]), the instructions it had executed as
+    /// each of `screens` was printed.
+    pub screen_instructions: Vec<Option<u64>>,
+    pub counted: Option<Counted>,
 }
+
+/// A line the program printed, when, and (counted) the instructions executed by then.
+type Printed = (Instant, String, Option<u64>);
 
 impl Run {
     pub fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
-        let mut child = Command::new(emulated_brick::program_in(folder))
+        let counted = Counted::from_env();
+        let mut command = match &counted {
+            Some(counted) => counted.command(folder),
+            None => Command::new(emulated_brick::program_in(folder)),
+        };
+        let mut child = command
             .current_dir(folder)
             .env(DEVICE_DIR_VARIABLE, brick.device_dir())
             .args(args)
@@ -39,9 +52,15 @@ impl Run {
             Box::new(child.stderr.take().unwrap()),
         ] {
             let sender = sender.clone();
+            let counted = counted.clone();
             std::thread::spawn(move || {
                 for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                    if sender.send((Instant::now(), line)).is_err() {
+                    // Read as the line comes, not when the test gets to it.
+                    let so_far = counted
+                        .as_ref()
+                        .filter(|_| line.starts_with('['))
+                        .and_then(Counted::so_far);
+                    if sender.send((Instant::now(), line, so_far)).is_err() {
                         break;
                     }
                 }
@@ -52,13 +71,16 @@ impl Run {
             lines,
             transcript: Vec::new(),
             screens: Vec::new(),
+            screen_instructions: Vec::new(),
+            counted,
         }
     }
 
     /// Keeps a line the program printed at `at`; the line.
-    fn keep(&mut self, (at, line): (Instant, String)) -> String {
+    fn keep(&mut self, (at, line, so_far): Printed) -> String {
         if line.starts_with('[') {
             self.screens.push((at, line.clone()));
+            self.screen_instructions.push(so_far);
         }
         self.transcript.push(line.clone());
         line

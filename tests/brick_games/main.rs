@@ -13,6 +13,7 @@ mod emulated_brick;
 mod skipping;
 
 mod at_the_brick;
+mod counted;
 mod pace;
 
 use at_the_brick::*;

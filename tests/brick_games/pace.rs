@@ -4,6 +4,7 @@
 //! real brick's CPU it would take at a cited cost per access.
 
 use crate::at_the_brick::*;
+use crate::counted::Counted;
 use ev3_tictactoe::motion::calibrate::PRESS_POLL;
 use std::time::{Duration, Instant};
 
@@ -13,12 +14,21 @@ use std::time::{Duration, Instant};
 /// reflected-light reads a second (0.5 ms). The harsher of the two.
 pub const ACCESS_COST: Duration = Duration::from_micros(2200);
 
+/// What one ARM instruction costs the EV3's ARM926EJ-S at 300 MHz (3.3 ns a cycle). ARM's
+/// ARM9E-S timings (ARM DDI 0165B, "Instruction Cycle Times"; the ARM926EJ-S has that core):
+/// most instructions take one cycle, a load whose result is used next one or two more, a
+/// taken branch three. The harsher end: every instruction three cycles, 10 ns. Cache misses
+/// to the brick's SDRAM are not in either figure.
+pub const INSTRUCTION_COST: Duration = Duration::from_nanos(10);
+
 /// One phase of the run: the screen's title, how long it was up, and the accesses meanwhile.
 #[derive(Debug, Clone, Default)]
 pub struct Phase {
     pub title: String,
     pub seconds: f64,
     pub accesses: usize,
+    /// The ARM instructions the program executed meanwhile, when it ran counted.
+    pub instructions: Option<u64>,
 }
 
 impl Phase {
@@ -30,15 +40,44 @@ impl Phase {
     pub fn share(&self) -> f64 {
         self.per_second() * ACCESS_COST.as_secs_f64()
     }
+
+    /// The share of the brick's CPU the program's own instructions take at
+    /// [`INSTRUCTION_COST`], when they were counted.
+    pub fn instructions_share(&self) -> Option<f64> {
+        self.instructions
+            .map(|n| n as f64 * INSTRUCTION_COST.as_secs_f64() / self.seconds.max(1e-9))
+    }
+}
+
+/// The instructions the program had executed at each screen, and at `until`, when counted.
+pub struct Counts<'a> {
+    pub at_screens: &'a [Option<u64>],
+    pub at_end: Option<u64>,
 }
 
 /// The screens' phases, each screen's title summed over every time it was shown, in the order
 /// first shown; `until` ends the last. `accesses` are in time order (the tree logs them as
 /// they come).
-pub fn phases(screens: &[(Instant, String)], accesses: &[Instant], until: Instant) -> Vec<Phase> {
+pub fn phases(
+    screens: &[(Instant, String)],
+    accesses: &[Instant],
+    counts: Counts,
+    until: Instant,
+) -> Vec<Phase> {
     let mut phases: Vec<Phase> = Vec::new();
     for (i, (from, line)) in screens.iter().enumerate() {
         let to = screens.get(i + 1).map_or(until, |(at, _)| *at);
+        let counted_to = match counts.at_screens.get(i + 1) {
+            Some(next) => *next,
+            None => counts.at_end,
+        };
+        let instructions = counts
+            .at_screens
+            .get(i)
+            .copied()
+            .flatten()
+            .zip(counted_to)
+            .map(|(from, to)| to.saturating_sub(from));
         let title = line
             .split(']')
             .next()
@@ -51,11 +90,13 @@ pub fn phases(screens: &[(Instant, String)], accesses: &[Instant], until: Instan
             Some(phase) => {
                 phase.seconds += seconds;
                 phase.accesses += count;
+                phase.instructions = phase.instructions.zip(instructions).map(|(a, b)| a + b);
             }
             None => phases.push(Phase {
                 title,
                 seconds,
                 accesses: count,
+                instructions,
             }),
         }
     }
@@ -67,35 +108,45 @@ pub fn is_waiting(title: &str) -> bool {
     title.starts_with("Your move")
 }
 
-/// The phases as a table for a person.
+/// The phases as a table for a person: the accesses and their share of the brick, and when
+/// counted, the instructions (millions, and millions a second) and theirs.
 pub fn table(phases: &[Phase]) -> String {
     let mut out = format!(
-        "{:<28} {:>7} {:>9} {:>8} {:>6}\n",
-        "screen", "s", "accesses", "per s", "brick"
+        "{:<28} {:>7} {:>9} {:>8} {:>6} {:>9} {:>6} {:>6}\n",
+        "screen", "s", "accesses", "per s", "brick", "M instr", "M/s", "cpu"
     );
     for phase in phases {
         out += &format!(
-            "{:<28} {:>7.1} {:>9} {:>8.0} {:>5.0}%\n",
+            "{:<28} {:>7.1} {:>9} {:>8.0} {:>5.0}%",
             phase.title.chars().take(28).collect::<String>(),
             phase.seconds,
             phase.accesses,
             phase.per_second(),
             phase.share() * 100.0
         );
+        if let (Some(n), Some(share)) = (phase.instructions, phase.instructions_share()) {
+            let millions = n as f64 / 1e6;
+            out += &format!(
+                " {:>9.1} {:>6.2} {:>5.1}%",
+                millions,
+                millions / phase.seconds.max(1e-9),
+                share * 100.0
+            );
+        }
+        out += "\n";
     }
     out
 }
 
 /// The sum of `phases` that `keep` picks.
 pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
-    phases
-        .iter()
-        .filter(|p| keep(&p.title))
-        .fold(Phase::default(), |sum, p| Phase {
-            title: sum.title,
-            seconds: sum.seconds + p.seconds,
-            accesses: sum.accesses + p.accesses,
-        })
+    let kept = || phases.iter().filter(|p| keep(&p.title));
+    Phase {
+        title: String::new(),
+        seconds: kept().map(|p| p.seconds).sum(),
+        accesses: kept().map(|p| p.accesses).sum(),
+        instructions: kept().map(|p| p.instructions).sum(),
+    }
 }
 
 #[test]
@@ -133,7 +184,11 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
     let _ = run.finish(SCREEN);
     let ended = Instant::now();
     let accesses = brick.tree().accesses.clone();
-    let phases = phases(&run.screens, &accesses, ended);
+    let counts = Counts {
+        at_screens: &run.screen_instructions,
+        at_end: run.counted.as_ref().and_then(Counted::so_far),
+    };
+    let phases = phases(&run.screens, &accesses, counts, ended);
     let working = total(&phases, |t| !is_waiting(t));
     let waiting = total(&phases, is_waiting);
     eprintln!(
@@ -146,6 +201,15 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
         waiting.per_second(),
         waiting.share() * 100.0
     );
+    if let (Some(work), Some(wait)) = (working.instructions_share(), waiting.instructions_share()) {
+        eprintln!(
+            "the program's own instructions at {} ns each: {:.1} % of the brick while working, \
+             {:.1} % while waiting",
+            INSTRUCTION_COST.as_nanos(),
+            work * 100.0,
+            wait * 100.0
+        );
+    }
     assert!(waiting.seconds >= 6.0, "the waits measured: {phases:?}");
     // The touch sensor's value and the buttons' state once a poll each; what the screen and
     // the lights ask when the wait begins is a handful more.

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Counts the ARM instructions the program executes through a whole game on the emulated brick,
+# screen by screen, and names the functions they are spent in: what the EV3's 300 MHz
+# ARM926EJ-S (no FPU: every f64 operation is a library call) would pay in cycles, where host
+# seconds say nothing about the brick. docs/figures.md ("What a game asks of the brick") has the
+# method and the figures.
+#
+#   scripts/arm-instructions.sh     build, then run the pace test with the ARM binary under
+#                                   qemu-arm -cpu arm926 and a counting plugin
+#
+# Needs what scripts/build-ev3.sh needs, plus gcc, a qemu-arm built with plugin support
+# (Debian's is) and the right to mount FUSE (the emulated brick).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET=armv5te-unknown-linux-gnueabi
+out=target/arm-instructions
+mkdir -p "$out"
+
+# The counting plugin: a TCG plugin in C against qemu's plugin API 1 (see count.c).
+gcc -shared -fPIC -O2 -Wall -Wextra -Werror -fvisibility=hidden \
+  -o "$out/count.so" scripts/arm-instructions/count.c
+
+# The shipped binary's code (same profile, same CPU), with two differences: its symbols are kept
+# for naming the functions, and ev3dev-lang-rust finds the sysfs classes where the emulated
+# brick is mounted (the tests' override-driver-path feature; EV3DEV_DRIVER_PATH comes from
+# .cargo/config.toml). A target folder of its own, so the shipped build stays as it is.
+export RUSTC=/usr/bin/rustc
+export RUSTC_BOOTSTRAP=1
+CARGO_TARGET_DIR=target/debian-counted CARGO_PROFILE_RELEASE_STRIP=false \
+  /usr/bin/cargo build --release -Zbuild-std=std,panic_abort --target "$TARGET" \
+  --no-default-features --features ev3dev-lang-rust/override-driver-path
+program=target/debian-counted/$TARGET/release/ev3-tictactoe
+arm-linux-gnueabi-nm --defined-only -n -S -C "$program" > "$out/symbols.txt"
+arm-linux-gnueabi-objdump -d --no-show-raw-insn -C "$program" > "$out/disassembly.txt"
+
+# The pace test, with the program run as qemu-arm -cpu arm926 -plugin count.so,... (see
+# tests/brick_games/at_the_brick.rs); it prints the phases' table with instructions.
+unset RUSTC RUSTC_BOOTSTRAP
+BRICK_GAMES_ARM_PROGRAM="$PWD/$program" BRICK_GAMES_COUNT_PLUGIN="$PWD/$out/count.so" \
+BRICK_GAMES_COUNT_FOLDER="$PWD/$out" \
+  cargo test --release --test brick_games -- --ignored --nocapture --exact \
+  pace::a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_and_one_button_read_a_poll
+
+# Where the instructions went: each translated block attributed to the function it starts in,
+# then the C runtime's share (soft float, libm) handed on to the functions that call it.
+python3 scripts/arm-instructions/functions.py "$out/symbols.txt" "$out/blocks.txt" \
+  "$out/disassembly.txt"

@@ -1,0 +1,68 @@
+//! The program's own instructions, counted: when `scripts/arm-instructions.sh` runs the suite,
+//! the program is its ARM build run under `qemu-arm -cpu arm926` (the EV3's own CPU) with a
+//! plugin that counts every instruction executed (`scripts/arm-instructions/count.c`), and the
+//! running total is read each time the program shows a screen. Without the script's variables,
+//! the suite runs the host binary and counts nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The ARM binary to run, built with the emulated brick's driver path.
+const PROGRAM_VARIABLE: &str = "BRICK_GAMES_ARM_PROGRAM";
+/// The counting plugin, `count.so`.
+const PLUGIN_VARIABLE: &str = "BRICK_GAMES_COUNT_PLUGIN";
+/// Where the plugin writes its running total (`instructions.txt`) and, at exit, each
+/// translated block's runs (`blocks.txt`).
+const FOLDER_VARIABLE: &str = "BRICK_GAMES_COUNT_FOLDER";
+
+/// The ARM program under the counting plugin.
+#[derive(Debug, Clone)]
+pub struct Counted {
+    program: PathBuf,
+    plugin: PathBuf,
+    folder: PathBuf,
+}
+
+impl Counted {
+    /// The count the script asked for, if it did (all three variables set).
+    pub fn from_env() -> Option<Counted> {
+        let var = |name| std::env::var_os(name).map(PathBuf::from);
+        Some(Counted {
+            program: var(PROGRAM_VARIABLE)?,
+            plugin: var(PLUGIN_VARIABLE)?,
+            folder: var(FOLDER_VARIABLE)?,
+        })
+    }
+
+    /// The command that starts the ARM program placed in `folder` (beside the files it keeps,
+    /// as the File Browser starts it) under qemu with the plugin.
+    pub fn command(&self, folder: &Path) -> Command {
+        let placed = folder.join("ev3-tictactoe");
+        if !placed.exists() {
+            std::fs::copy(&self.program, &placed).expect("the ARM program copied");
+        }
+        let mut command = Command::new("qemu-arm");
+        command.args(["-cpu", "arm926", "-plugin"]).arg(format!(
+            "{},progress={},blocks={}",
+            self.plugin.display(),
+            self.total_file().display(),
+            self.folder.join("blocks.txt").display()
+        ));
+        command.arg(placed);
+        command
+    }
+
+    fn total_file(&self) -> PathBuf {
+        self.folder.join("instructions.txt")
+    }
+
+    /// The instructions executed so far (the plugin rewrites its figure every 5 ms of a
+    /// running program, and once more as it exits).
+    pub fn so_far(&self) -> Option<u64> {
+        std::fs::read_to_string(self.total_file())
+            .ok()?
+            .trim()
+            .parse()
+            .ok()
+    }
+}
