@@ -195,12 +195,18 @@ pub fn line_cover(line_mm: f64, spot_mm: f64) -> f64 {
 /// ```
 pub fn strip_cover(offset_mm: f64, line_mm: f64, spot_mm: f64) -> f64 {
     let r = spot_mm / 2.0;
+    let h = line_mm / 2.0;
+    // Clear of the spot: both edges clamp to the disc's rim below and give this 0 exactly,
+    // without the arcsines and square roots, each a long library routine on the brick's
+    // FPU-less CPU (the eye's fit asks this of every reading for every spot it tries).
+    if offset_mm.abs() >= r + h {
+        return 0.0;
+    }
     // The disc's area from its centre line out to `d` (negative: the other way).
     let from_centre = |d: f64| {
         let d = d.clamp(-r, r);
         r * r * (d / r).asin() + d * (r * r - d * d).sqrt()
     };
-    let h = line_mm / 2.0;
     (from_centre(offset_mm + h) - from_centre(offset_mm - h)) / (std::f64::consts::PI * r * r)
 }
 

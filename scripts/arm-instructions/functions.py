@@ -18,7 +18,7 @@ import collections
 import re
 import sys
 
-CALL = re.compile(r"^\s*([0-9a-f]+):\s+bl\s+([0-9a-f]+) <")
+CALL = re.compile(r"^\s*([0-9a-f]+):\s+(bl|b)\s+([0-9a-f]+) <")
 
 
 def text_symbols(path):
@@ -55,15 +55,19 @@ def is_runtime(name):
     return "::" not in name
 
 
-def calls_in(disassembly_path):
-    """The address of each direct call (`bl`) in the binary, and the address it calls (named
-    through the symbols, as the routines have several names)."""
+def calls_in(disassembly_path, symbols):
+    """The address of each direct call in the binary, and the address it calls (named through
+    the symbols, as the routines have several names): each `bl`, and each `b` to a function's
+    first instruction, a tail call (glibc's sqrt wrapper ends in one to its worker)."""
     calls = {}
+    starts = {address for address, _ in symbols}
     with open(disassembly_path) as lines:
         for line in lines:
             found = CALL.match(line)
             if found:
-                calls[int(found.group(1), 16)] = int(found.group(2), 16)
+                target = int(found.group(3), 16)
+                if found.group(2) == "bl" or target in starts:
+                    calls[int(found.group(1), 16)] = target
     return calls
 
 
@@ -72,23 +76,28 @@ def with_runtime_handed_on(by_function, calls_to):
     proportion to their calls; a routine called by another passes its share on with the
     caller's."""
     handed = collections.Counter(by_function)
-    # A few rounds: hypot calls the soft-float routines, and the program calls hypot.
-    for _ in range(4):
-        for builtin in [name for name in handed if is_runtime(name)]:
-            callers = calls_to.get(builtin)
-            if not callers or handed[builtin] == 0:
+    # Until nothing moves: sqrt calls the soft-float routines, a comparison calls another,
+    # and the program calls them all; a routine called only through a pointer keeps its own.
+    for _ in range(50):
+        moved = False
+        for routine in [name for name in handed if is_runtime(name)]:
+            callers = calls_to.get(routine)
+            if not callers or handed[routine] == 0:
                 continue
             calls = sum(callers.values())
             for caller, count in callers.items():
-                handed[caller] += handed[builtin] * count / calls
-            handed[builtin] = 0
+                handed[caller] += handed[routine] * count / calls
+            handed[routine] = 0
+            moved = True
+        if not moved:
+            break
     return +handed
 
 
 def main(symbols_path, blocks_path, disassembly_path=None):
     symbols = text_symbols(symbols_path)
     starts = [address for address, _ in symbols]
-    calls = calls_in(disassembly_path) if disassembly_path else {}
+    calls = calls_in(disassembly_path, symbols) if disassembly_path else {}
 
     def function_at(address):
         at = bisect.bisect_right(starts, address) - 1
@@ -103,7 +112,7 @@ def main(symbols_path, blocks_path, disassembly_path=None):
             by_function[caller] += instructions * runs
             target = calls.get(address + 4 * (instructions - 1))
             callee = function_at(target) if target is not None else None
-            if callee is not None and is_runtime(callee) and runs > 0:
+            if callee is not None and callee != caller and is_runtime(callee) and runs > 0:
                 calls_to[callee][caller] += runs
     total = sum(by_function.values())
     by_module = collections.Counter()

@@ -48,12 +48,13 @@ pub fn locate_line(
     spot_deg: f64,
 ) -> Option<LineFix> {
     let steps = (search_deg * 4.0).round() as i32;
+    let crossing = Crossing::new(readings, spot_deg)?;
     // Every candidate centre's fit: (centre, depth, what the dip leaves unexplained).
     let mut fits: Vec<(f64, f64, f64)> = Vec::new();
     let mut best: Option<(f64, LineFix)> = None;
     for step in -steps..=steps {
         let centre = drawn_deg + f64::from(step) / 4.0;
-        let Some((depth, explained, residual, under)) = fit_at(readings, centre, spot_deg) else {
+        let Some((depth, explained, residual, under)) = crossing.fit_at(centre) else {
             continue;
         };
         if depth <= 0.0 || under < 6 {
@@ -98,61 +99,151 @@ pub(crate) fn one_sigma(scanned: &[(f64, f64)], best: f64, bound: f64) -> f64 {
     (high - low) / 2.0
 }
 
-/// The least-squares fit of `percent = paper + slope * position - depth * chord(position -
-/// centre)`: the depth, the sum of squares the dip explains beyond the paper's level and
-/// slope, what is left, and how many readings fall under it. The slope is there because paper
-/// is not equally white: lit from one side, or shaded, it brightens across a crossing by as
-/// much as the dip is deep, and a level alone then pulls the fitted centre toward the darker
-/// side by a different amount at every crossing. Measured in the simulator, whose paper
-/// varies by 6 % across the sheet: with a level alone the same line was found up to 3.75
-/// degrees (0.8 mm) apart between one pair of squares and the next, with the slope within a
-/// degree.
-fn fit_at(readings: &[(f64, f64)], centre: f64, spot_deg: f64) -> Option<(f64, f64, f64, usize)> {
-    let n = readings.len() as f64;
-    if readings.len() < 4 {
-        return None;
+/// `deg` in quarter degrees, when it is a whole number of them (and not absurdly far).
+fn whole_quarters(deg: f64) -> Option<i64> {
+    let quarters = deg * 4.0;
+    (quarters.fract() == 0.0 && quarters.abs() < 1e15).then_some(quarters as i64)
+}
+
+/// One crossing's readings, prepared once for the fits at every candidate centre. On the
+/// EV3's ARM926, which has no FPU, every f64 operation is a library call: fitting each centre
+/// afresh over every reading took 59 % of the program's own instructions over a whole game
+/// (`scripts/arm-instructions.sh`). What does not depend on the centre (the readings' means,
+/// their spread, the paper's slope) is summed here once; a centre's fit then sums only the
+/// readings under its spot, and takes the dip's shape from a table.
+struct Crossing {
+    /// (position, its difference from the mean position, the reading's from the mean
+    /// reading), sorted by position.
+    readings: Vec<(f64, f64, f64)>,
+    /// Each of `readings`' positions in quarter degrees, when it is a whole number of them:
+    /// the shape's place in the table is then found in integers, which the ARM926 has.
+    quarters: Vec<Option<i64>>,
+    n: f64,
+    /// The sums of those differences (zero but for rounding), and of their squares and
+    /// products: the centred sums of squares of the positions and readings.
+    sum_dx: f64,
+    sum_dv: f64,
+    sxx: f64,
+    sxv: f64,
+    svv: f64,
+    spot_deg: f64,
+    /// The dip's shape at every quarter degree from its middle to its edge: readings are taken
+    /// at whole degrees of a motor and centres are tried a quarter degree apart, so this is
+    /// every value the fits need.
+    quarter_chords: Vec<f64>,
+}
+
+impl Crossing {
+    /// `None` for fewer than four readings: too few to fit a level, a slope and a dip.
+    fn new(readings: &[(f64, f64)], spot_deg: f64) -> Option<Crossing> {
+        if readings.len() < 4 {
+            return None;
+        }
+        let n = readings.len() as f64;
+        let mean_at = readings.iter().map(|r| r.0).sum::<f64>() / n;
+        let mean_percent = readings.iter().map(|r| r.1).sum::<f64>() / n;
+        let mut sorted: Vec<(f64, f64, f64)> = readings
+            .iter()
+            .map(|&(at, percent)| (at, at - mean_at, percent - mean_percent))
+            .collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let sum = |f: &dyn Fn(&(f64, f64, f64)) -> f64| sorted.iter().map(f).sum::<f64>();
+        let quarters = (spot_deg * 2.0).ceil().max(0.0) as usize + 1;
+        Some(Crossing {
+            quarters: sorted.iter().map(|r| whole_quarters(r.0)).collect(),
+            sum_dx: sum(&|r| r.1),
+            sum_dv: sum(&|r| r.2),
+            sxx: sum(&|r| r.1 * r.1),
+            sxv: sum(&|r| r.1 * r.2),
+            svv: sum(&|r| r.2 * r.2),
+            readings: sorted,
+            n,
+            spot_deg,
+            quarter_chords: (0..quarters)
+                .map(|k| chord(k as f64 / 4.0, spot_deg))
+                .collect(),
+        })
     }
-    let shapes: Vec<f64> = readings
-        .iter()
-        .map(|&(at, _)| chord(at - centre, spot_deg))
-        .collect();
-    let under = shapes.iter().filter(|&&w| w > 0.0).count();
-    let mean = |f: &dyn Fn(usize) -> f64| (0..readings.len()).map(f).sum::<f64>() / n;
-    let mean_at = mean(&|i| readings[i].0);
-    let mean_shape = mean(&|i| shapes[i]);
-    let mean_percent = mean(&|i| readings[i].1);
-    let (mut sxx, mut sxw, mut sxv, mut sww, mut swv, mut svv) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
-    for (w, &(x, v)) in shapes.iter().zip(readings) {
-        let (dx, dw, dv) = (x - mean_at, w - mean_shape, v - mean_percent);
-        sxx += dx * dx;
-        sxw += dx * dw;
-        sxv += dx * dv;
-        sww += dw * dw;
-        swv += dw * dv;
-        svv += dv * dv;
+
+    /// The dip's shape `x` degrees from its middle, `quarters` quarter degrees when that is
+    /// known: from the table then (it holds exactly what [`chord`] gives there, and 0 beyond
+    /// the spot's edge, as [`chord`] does).
+    fn shape(&self, x: f64, quarters: Option<i64>) -> f64 {
+        match quarters {
+            Some(q) => {
+                let table = usize::try_from(q.unsigned_abs()).ok();
+                table.map_or(0.0, |i| self.quarter_chords.get(i).copied().unwrap_or(0.0))
+            }
+            None => chord(x, self.spot_deg),
+        }
     }
-    // The paper's slope taken out of the shape and the readings first.
-    let (sww, swv, svv) = if sxx > f64::EPSILON {
-        (
-            sww - sxw * sxw / sxx,
-            swv - sxw * sxv / sxx,
-            svv - sxv * sxv / sxx,
-        )
-    } else {
-        (sww, swv, svv)
-    };
-    if sww <= f64::EPSILON {
-        return None;
+
+    /// The least-squares fit of `percent = paper + slope * position - depth * chord(position -
+    /// centre)`: the depth, the sum of squares the dip explains beyond the paper's level and
+    /// slope, what is left, and how many readings fall under it. The slope is there because
+    /// paper is not equally white: lit from one side, or shaded, it brightens across a crossing
+    /// by as much as the dip is deep, and a level alone then pulls the fitted centre toward the
+    /// darker side by a different amount at every crossing. Measured in the simulator, whose
+    /// paper varies by 6 % across the sheet: with a level alone the same line was found up to
+    /// 3.75 degrees (0.8 mm) apart between one pair of squares and the next, with the slope
+    /// within a degree.
+    fn fit_at(&self, centre: f64) -> Option<(f64, f64, f64, usize)> {
+        // Only the readings under the spot have a shape; a degree more each way leaves the
+        // edge's rounding to the shape itself.
+        let reach = self.spot_deg / 2.0 + 1.0;
+        let from = self.readings.partition_point(|r| r.0 < centre - reach);
+        let to = self.readings.partition_point(|r| r.0 <= centre + reach);
+        let centre_quarters = whole_quarters(centre);
+        let (mut sum_w, mut sum_xw, mut sum_ww, mut sum_wv, mut under) = (0.0, 0.0, 0.0, 0.0, 0);
+        for (&(at, dx, dv), &at_quarters) in
+            self.readings[from..to].iter().zip(&self.quarters[from..to])
+        {
+            let quarters = at_quarters
+                .zip(centre_quarters)
+                .map(|(at, centre)| at - centre);
+            let w = self.shape(at - centre, quarters);
+            // The shape is never negative: a zero's bits are all clear, found without a
+            // floating-point comparison.
+            if w.to_bits() == 0 {
+                continue;
+            }
+            under += 1;
+            sum_w += w;
+            sum_xw += dx * w;
+            sum_ww += w * w;
+            sum_wv += w * dv;
+        }
+        // Centred on the shape's mean: the sums over every reading, those outside the spot
+        // adding nothing but the mean.
+        let mean_shape = sum_w / self.n;
+        let sxw = sum_xw - mean_shape * self.sum_dx;
+        let sww = sum_ww - sum_w * mean_shape;
+        let swv = sum_wv - mean_shape * self.sum_dv;
+        let (sxx, sxv, svv) = (self.sxx, self.sxv, self.svv);
+        // The paper's slope taken out of the shape and the readings first.
+        let (sww, swv, svv) = if sxx > f64::EPSILON {
+            (
+                sww - sxw * sxw / sxx,
+                swv - sxw * sxv / sxx,
+                svv - sxv * sxv / sxx,
+            )
+        } else {
+            (sww, swv, svv)
+        };
+        if sww <= f64::EPSILON {
+            return None;
+        }
+        // The slope against the shape is minus the depth: the line darkens.
+        let depth = -swv / sww;
+        let explained = swv * swv / sww;
+        Some((depth, explained, (svv - explained).max(0.0), under))
     }
-    // The slope against the shape is minus the depth: the line darkens.
-    let depth = -swv / sww;
-    let explained = swv * swv / sww;
-    Some((depth, explained, (svv - explained).max(0.0), under))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     /// A sweep across a line at `line_deg` every `step_deg` from -60 to 60, paper at 70 %
     /// drifting by `drift` percent over the sweep, the line dimming a 56-degree spot by 8 %
@@ -209,5 +300,60 @@ mod tests {
             .collect();
         let sure = locate_line(&paper, 0.0, 20.0, 56.0).is_some_and(|fix| fix.sigmas >= 6.0);
         assert!(!sure);
+    }
+
+    /// The straightforward fit the prepared one must agree with: every reading's shape
+    /// computed afresh for the centre, every sum taken over every reading.
+    fn fit_afresh(readings: &[(f64, f64)], centre: f64, spot_deg: f64) -> Option<(f64, f64)> {
+        let n = readings.len() as f64;
+        let shapes: Vec<f64> = readings
+            .iter()
+            .map(|r| chord(r.0 - centre, spot_deg))
+            .collect();
+        let mean_at = readings.iter().map(|r| r.0).sum::<f64>() / n;
+        let mean_shape = shapes.iter().sum::<f64>() / n;
+        let mean_percent = readings.iter().map(|r| r.1).sum::<f64>() / n;
+        let (mut sxx, mut sxw, mut sxv, mut sww, mut swv) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for (w, &(x, v)) in shapes.iter().zip(readings) {
+            let (dx, dw, dv) = (x - mean_at, w - mean_shape, v - mean_percent);
+            (sxx, sxw, sxv) = (sxx + dx * dx, sxw + dx * dw, sxv + dx * dv);
+            (sww, swv) = (sww + dw * dw, swv + dw * dv);
+        }
+        let sww = sww - sxw * sxw / sxx;
+        let swv = swv - sxw * sxv / sxx;
+        (sww > f64::EPSILON).then(|| (-swv / sww, swv * swv / sww))
+    }
+
+    #[test]
+    fn the_prepared_fit_finds_the_line_and_depth_that_fitting_every_reading_afresh_finds() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(32);
+        for case in 0..200 {
+            let line = rng.random_range(-15.0..15.0);
+            let spot = [56.0, 28.0, 80.5][case % 3];
+            // Whole degrees, as a motor reports them, and (every fourth case) positions in
+            // between, which the table does not hold.
+            let noise: Vec<f64> = (0..=120).map(|_| rng.random_range(-3.0..3.0)).collect();
+            let mut readings = crossing(line, 1.0 + (case % 4) as f64, 4.0, |i| noise[i]);
+            if case % 4 == 3 {
+                readings.iter_mut().for_each(|r| r.0 += 0.37);
+            }
+            let Some(fix) = locate_line(&readings, 0.0, 20.0, spot) else {
+                continue;
+            };
+            let afresh = (-80..=80)
+                .filter_map(|step| {
+                    let centre = f64::from(step) / 4.0;
+                    fit_afresh(&readings, centre, spot)
+                        .map(|(depth, explained)| (centre, depth, explained))
+                })
+                .filter(|f| f.1 > 0.0)
+                .max_by(|a, b| a.2.total_cmp(&b.2))
+                .unwrap();
+            assert_eq!(fix.at_deg, afresh.0, "case {case}");
+            assert!(
+                (fix.depth_percent - afresh.1).abs() < 1e-9,
+                "case {case}: {fix:?} {afresh:?}"
+            );
+        }
     }
 }

@@ -150,7 +150,8 @@ pub fn measure_eye(
     let mut contrasts: Vec<f64> = lines
         .iter()
         .filter_map(|&(crossing, centre)| {
-            let fit = fit_dip(&crossing.readings, centre, mm_per_deg, line_mm, spot_mm)?;
+            let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
+            let fit = fit_dip(&crossing.readings, centre, &mut covers)?;
             (fit.level > 0.0).then(|| fit.depth / fit.level)
         })
         .collect();
@@ -195,11 +196,11 @@ fn best_spot(lines: &[(&LineCrossing, f64)], mm_per_deg: f64, line_mm: f64) -> O
         return None;
     }
     let unexplained = |spot_mm: f64| -> Option<f64> {
+        let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
         lines
             .iter()
             .map(|&(crossing, centre)| {
-                fit_dip(&crossing.readings, centre, mm_per_deg, line_mm, spot_mm)
-                    .map(|fit| fit.residual)
+                fit_dip(&crossing.readings, centre, &mut covers).map(|fit| fit.residual)
             })
             .sum()
     };
@@ -238,20 +239,62 @@ struct DipFit {
     residual: f64,
 }
 
-fn fit_dip(
-    readings: &[(f64, f64)],
-    centre: f64,
+/// The share of a spot that a line covers, [`strip_cover`], kept for each quarter degree from
+/// the line out to where the spot clears it as the fits ask for it: readings are taken at whole
+/// degrees and lines placed a quarter degree apart, so the fits of every crossing for one spot
+/// ask for the same few, and on the brick's FPU-less CPU each is two arcsines and two square
+/// roots (measured: a quarter of the program's own instructions over a game went to them,
+/// `scripts/arm-instructions.sh`).
+struct Covers {
     mm_per_deg: f64,
     line_mm: f64,
     spot_mm: f64,
-) -> Option<DipFit> {
+    /// The cover at `(k - reach) / 4` degrees for `k` in `0..=2 * reach`, once asked for.
+    quarters: Vec<Option<f64>>,
+    reach: i64,
+}
+
+impl Covers {
+    fn new(mm_per_deg: f64, line_mm: f64, spot_mm: f64) -> Covers {
+        let clear_deg = (spot_mm + line_mm) / 2.0 / mm_per_deg;
+        let reach = (clear_deg * 4.0).ceil().clamp(0.0, 4096.0) as i64;
+        Covers {
+            mm_per_deg,
+            line_mm,
+            spot_mm,
+            quarters: vec![None; 2 * reach as usize + 1],
+            reach,
+        }
+    }
+
+    /// The cover `x_deg` from the line: kept when `x_deg` is a whole number of quarter degrees
+    /// (what [`strip_cover`] gives there, computed the first time).
+    fn at(&mut self, x_deg: f64) -> f64 {
+        let direct = |x_deg: f64| strip_cover(x_deg * self.mm_per_deg, self.line_mm, self.spot_mm);
+        let quarters = x_deg * 4.0;
+        if quarters.fract() != 0.0 || quarters.abs() > self.reach as f64 {
+            return direct(x_deg);
+        }
+        let k = (quarters as i64 + self.reach) as usize;
+        match self.quarters[k] {
+            Some(cover) => cover,
+            None => {
+                let cover = direct(x_deg);
+                self.quarters[k] = Some(cover);
+                cover
+            }
+        }
+    }
+}
+
+fn fit_dip(readings: &[(f64, f64)], centre: f64, covers: &mut Covers) -> Option<DipFit> {
     if readings.len() < 6 {
         return None;
     }
     let n = readings.len() as f64;
     let covers: Vec<f64> = readings
         .iter()
-        .map(|&(at, _)| strip_cover((at - centre) * mm_per_deg, line_mm, spot_mm))
+        .map(|&(at, _)| covers.at(at - centre))
         .collect();
     let mean_x = readings.iter().map(|r| r.0 - centre).sum::<f64>() / n;
     let mean_c = covers.iter().sum::<f64>() / n;
@@ -445,5 +488,19 @@ mod tests {
             20.0,
         );
         assert!(whole.is_some_and(|eye| !eye.at_least), "{whole:?}");
+    }
+
+    #[test]
+    fn the_covers_kept_are_what_the_strip_cover_gives_on_and_between_quarter_degrees() {
+        for spot_mm in [4.0, 12.0, 19.3] {
+            let mut covers = Covers::new(MM_PER_DEG, 1.0, spot_mm);
+            // Twice over: computed the first time, kept the second.
+            for k in (-400..=400).chain(-400..=400) {
+                for x in [f64::from(k) / 4.0, f64::from(k) / 4.0 + 0.1] {
+                    let direct = strip_cover(x * MM_PER_DEG, 1.0, spot_mm);
+                    assert_eq!(covers.at(x), direct, "{x} degrees under {spot_mm} mm");
+                }
+            }
+        }
     }
 }
