@@ -8,6 +8,12 @@
  *                  test that knows when each phase began reads it then.
  *   blocks=FILE    at exit, each translated block's start address, its instruction count and
  *                  how often it ran, for attributing the count to the binary's functions.
+ *   pace_ns=N      hold the program to N ns an instruction, as a slower CPU would: at each
+ *                  system call, if its instructions since the last one needed more time at N ns
+ *                  than passed on the host, the calling thread sleeps the difference. Time the
+ *                  program spends blocked (sleeping, in a system call) pays nothing back: a
+ *                  CPU's idle time cannot be spent later. All threads share one budget, as they
+ *                  share the brick's one core.
  *
  * Written against qemu's plugin API version 1 (qemu 4.2 to 8.1; Debian 12 ships 7.2), whose
  * declarations are repeated below so the plugin builds without qemu's source.
@@ -38,6 +44,7 @@ typedef void (*qemu_plugin_tb_trans_cb)(qemu_plugin_id_t, struct qemu_plugin_tb 
 typedef void (*qemu_plugin_syscall_cb)(qemu_plugin_id_t, unsigned int, int64_t, uint64_t,
                                        uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
                                        uint64_t, uint64_t);
+typedef void (*qemu_plugin_syscall_ret_cb)(qemu_plugin_id_t, unsigned int, int64_t, int64_t);
 typedef void (*qemu_plugin_udata_cb)(qemu_plugin_id_t, void *);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t, qemu_plugin_tb_trans_cb);
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *, enum qemu_plugin_op,
@@ -45,6 +52,7 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *, enum qemu
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t, qemu_plugin_syscall_cb);
+void qemu_plugin_register_vcpu_syscall_ret_cb(qemu_plugin_id_t, qemu_plugin_syscall_ret_cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t, qemu_plugin_udata_cb, void *);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
@@ -66,6 +74,13 @@ static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static int progress_fd = -1;
 static uint64_t progress_written_ns;
 static const char *blocks_path;
+
+/* The pace: ns an instruction (0: the host's own), and when the last system call returned
+ * with how many instructions done by then. */
+static uint64_t pace_ns;
+static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t computing_since_ns;
+static uint64_t computing_since_total;
 
 static uint64_t now_ns(void)
 {
@@ -105,12 +120,33 @@ static void on_translation(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     pthread_mutex_unlock(&blocks_lock);
 }
 
+/* Before a system call: the instructions since the last one returned, at the pace, against
+ * the host time that took; the thread sleeps off what the slower CPU would still owe. */
+static void keep_pace(void)
+{
+    pthread_mutex_lock(&pace_lock);
+    uint64_t now = now_ns();
+    uint64_t needed = (total - computing_since_total) * pace_ns;
+    uint64_t taken = now - computing_since_ns;
+    computing_since_total = total;
+    computing_since_ns = now;
+    pthread_mutex_unlock(&pace_lock);
+    if (needed > taken) {
+        uint64_t owed = needed - taken;
+        struct timespec t = {(time_t)(owed / 1000000000ULL), (long)(owed % 1000000000ULL)};
+        nanosleep(&t, NULL);
+    }
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1,
                        uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
                        uint64_t a7, uint64_t a8)
 {
     (void)id, (void)vcpu, (void)num, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5,
         (void)a6, (void)a7, (void)a8;
+    if (pace_ns > 0) {
+        keep_pace();
+    }
     if (progress_fd < 0) {
         return;
     }
@@ -119,6 +155,16 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
         progress_written_ns = now;
         write_progress();
     }
+}
+
+/* After a system call: computing starts again from here (its blocked time paid nothing). */
+static void on_syscall_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64_t ret)
+{
+    (void)id, (void)vcpu, (void)num, (void)ret;
+    pthread_mutex_lock(&pace_lock);
+    computing_since_ns = now_ns();
+    computing_since_total = total;
+    pthread_mutex_unlock(&pace_lock);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *data)
@@ -159,14 +205,21 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             }
         } else if (strncmp(argv[i], "blocks=", 7) == 0) {
             blocks_path = argv[i] + 7;
+        } else if (strncmp(argv[i], "pace_ns=", 8) == 0) {
+            pace_ns = strtoull(argv[i] + 8, NULL, 10);
         } else {
-            fprintf(stderr, "count.so: unknown argument %s (progress=FILE, blocks=FILE)\n",
+            fprintf(stderr,
+                    "count.so: unknown argument %s (progress=FILE, blocks=FILE, pace_ns=N)\n",
                     argv[i]);
             return 1;
         }
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translation);
     qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+    if (pace_ns > 0) {
+        computing_since_ns = now_ns();
+        qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_return);
+    }
     qemu_plugin_register_atexit_cb(id, at_exit, NULL);
     return 0;
 }

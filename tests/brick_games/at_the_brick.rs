@@ -33,7 +33,16 @@ type Printed = (Instant, String, Option<u64>);
 
 impl Run {
     pub fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
-        let counted = Counted::from_env();
+        Run::start_counted(brick, folder, args, Counted::from_env())
+    }
+
+    /// As [`Run::start`], with the program counted (or paced) as `counted` says.
+    pub fn start_counted(
+        brick: &Mounted,
+        folder: &Path,
+        args: &[&str],
+        counted: Option<Counted>,
+    ) -> Run {
         let mut command = match &counted {
             Some(counted) => counted.command(folder),
             None => Command::new(emulated_brick::program_in(folder)),

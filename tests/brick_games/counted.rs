@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 /// The ARM binary to run, built with the emulated brick's driver path.
 const PROGRAM_VARIABLE: &str = "BRICK_GAMES_ARM_PROGRAM";
@@ -21,6 +22,9 @@ pub struct Counted {
     program: PathBuf,
     plugin: PathBuf,
     folder: PathBuf,
+    /// Each instruction held to this time, as a slower CPU would take it (the plugin's
+    /// `pace_ns`); `None`: the host's own pace.
+    pub instruction_pace: Option<Duration>,
 }
 
 impl Counted {
@@ -31,7 +35,16 @@ impl Counted {
             program: var(PROGRAM_VARIABLE)?,
             plugin: var(PLUGIN_VARIABLE)?,
             folder: var(FOLDER_VARIABLE)?,
+            instruction_pace: None,
         })
+    }
+
+    /// The same program held to `pace` an instruction.
+    pub fn paced(self, pace: Duration) -> Counted {
+        Counted {
+            instruction_pace: Some(pace),
+            ..self
+        }
     }
 
     /// The command that starts the ARM program placed in `folder` (beside the files it keeps,
@@ -41,13 +54,17 @@ impl Counted {
         if !placed.exists() {
             std::fs::copy(&self.program, &placed).expect("the ARM program copied");
         }
-        let mut command = Command::new("qemu-arm");
-        command.args(["-cpu", "arm926", "-plugin"]).arg(format!(
+        let mut plugin = format!(
             "{},progress={},blocks={}",
             self.plugin.display(),
             self.total_file().display(),
             self.folder.join("blocks.txt").display()
-        ));
+        );
+        if let Some(pace) = self.instruction_pace {
+            plugin += &format!(",pace_ns={}", pace.as_nanos());
+        }
+        let mut command = Command::new("qemu-arm");
+        command.args(["-cpu", "arm926", "-plugin"]).arg(plugin);
         command.arg(placed);
         command
     }

@@ -149,17 +149,16 @@ pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
     }
 }
 
-#[test]
-#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
-fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_and_one_button_read_a_poll(
-) {
-    crate::require_fuse!();
+/// A game at hard, the person first and taking 3 s over each move, as people do, so the waits
+/// are measured; with the emulated brick's accesses costing `access_cost` each and the program
+/// counted (or paced) as `counted` says. Its phases, and the screen it ended on.
+fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<Phase>, String) {
     let brick = moving_brick();
+    brick.tree().access_cost = access_cost;
     let folder = tempfile::tempdir().unwrap();
     let args = ["play", "--difficulty", "hard", "--first", "human"];
-    let mut run = Run::start(&brick, folder.path(), &args);
-    // The person takes a few seconds over each move, as people do, so the waits are measured.
-    loop {
+    let mut run = Run::start_counted(&brick, folder.path(), &args, counted);
+    let ending = loop {
         let line = run.wait_for(
             &[
                 "[Your move",
@@ -178,9 +177,9 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
         } else if line.starts_with("[No new mark") {
             press_touch_again(&brick);
         } else {
-            break;
+            break line;
         }
-    }
+    };
     let _ = run.finish(SCREEN);
     let ended = Instant::now();
     let accesses = brick.tree().accesses.clone();
@@ -188,7 +187,15 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
         at_screens: &run.screen_instructions,
         at_end: run.counted.as_ref().and_then(Counted::so_far),
     };
-    let phases = phases(&run.screens, &accesses, counts, ended);
+    (phases(&run.screens, &accesses, counts, ended), ending)
+}
+
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_and_one_button_read_a_poll(
+) {
+    crate::require_fuse!();
+    let (phases, _) = a_game_of_a_person(Duration::ZERO, Counted::from_env());
     let working = total(&phases, |t| !is_waiting(t));
     let waiting = total(&phases, is_waiting);
     eprintln!(
@@ -219,4 +226,50 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
         "{per_poll:.2} accesses a poll while waiting:\n{}",
         table(&phases)
     );
+}
+
+/// The phase whose screen title starts with `title`, if the game showed it.
+fn phase<'a>(phases: &'a [Phase], title: &str) -> Option<&'a Phase> {
+    phases.iter().find(|p| p.title.starts_with(title))
+}
+
+/// The brick's pace: every attribute access costs [`ACCESS_COST`], the harshest published
+/// figure, and when `scripts/arm-instructions.sh` runs the suite, every instruction of the
+/// program (its ARM build under qemu) [`INSTRUCTION_COST`]; run by the plain suite, the
+/// program's own computation keeps the host's pace. The same game at full speed first, then
+/// at the brick's pace: it must end the same way, and reading the paper and the board may take
+/// at most a quarter longer.
+#[test]
+#[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
+fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_most_a_quarter_longer(
+) {
+    crate::require_fuse!();
+    let counted = Counted::from_env();
+    let paced_program = counted.clone().map(|c| c.paced(INSTRUCTION_COST));
+    let cpu = if paced_program.is_some() {
+        format!("{} ns an instruction", INSTRUCTION_COST.as_nanos())
+    } else {
+        "the program's own computation at the host's pace".to_string()
+    };
+    let (full, full_ending) = a_game_of_a_person(Duration::ZERO, counted);
+    let (paced, paced_ending) = a_game_of_a_person(ACCESS_COST, paced_program);
+    eprintln!(
+        "at full speed:\n{}at the brick's pace ({} ms an access, {cpu}):\n{}",
+        table(&full),
+        ACCESS_COST.as_secs_f64() * 1000.0,
+        table(&paced)
+    );
+    let title = |line: &str| line.split(']').next().unwrap_or_default().to_string();
+    assert_eq!(title(&paced_ending), title(&full_ending), "{paced_ending}");
+    for read in ["Reading the paper", "Reading the board"] {
+        let (Some(at_full), Some(at_pace)) = (phase(&full, read), phase(&paced, read)) else {
+            panic!("no {read} screen:\n{}\n{}", table(&full), table(&paced));
+        };
+        assert!(
+            at_pace.seconds <= 1.25 * at_full.seconds,
+            "{read}: {:.1} s at the brick's pace against {:.1} s at full speed",
+            at_pace.seconds,
+            at_full.seconds
+        );
+    }
 }

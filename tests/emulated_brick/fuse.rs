@@ -27,6 +27,14 @@ pub fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
     tree.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Makes the program wait what its access would cost on a brick ([`Tree::access_cost`]), the
+/// tree held meanwhile: one access at a time, as the brick's one CPU serves them.
+fn pay_for(tree: &Tree) {
+    if !tree.access_cost.is_zero() {
+        std::thread::sleep(tree.access_cost);
+    }
+}
+
 impl EmulatedBrick {
     pub(super) fn path_of(tree: &Tree, ino: INodeNo) -> Option<String> {
         let index = u64::from(ino).checked_sub(1)? as usize;
@@ -130,6 +138,7 @@ impl Filesystem for EmulatedBrick {
             return reply.error(Errno::ENODEV);
         };
         tree.accesses.push(std::time::Instant::now());
+        pay_for(&tree);
         match tree.read(&path) {
             Some(value) => {
                 let text = format!("{value}\n");
@@ -158,6 +167,7 @@ impl Filesystem for EmulatedBrick {
             return reply.error(Errno::ENODEV);
         };
         tree.accesses.push(std::time::Instant::now());
+        pay_for(&tree);
         if offset != 0 {
             // sysfs takes a value in one write from the start; anything else is a bug.
             return reply.error(Errno::EINVAL);
@@ -185,6 +195,7 @@ impl Filesystem for EmulatedBrick {
             return reply.error(Errno::ENODEV);
         };
         tree.accesses.push(std::time::Instant::now());
+        pay_for(&tree);
         let kind = match tree.nodes.get(&path) {
             Some(Node::Device(kind)) => *kind,
             _ => return reply.error(Errno::ENOTTY),

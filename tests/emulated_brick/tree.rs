@@ -6,7 +6,7 @@ use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::hw::sim::SimSettings;
 use fuser::Errno;
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The device files under `dev/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,9 @@ pub struct Tree {
     /// When each read, write and ioctl reached the tree: what the program asks of the brick's
     /// drivers, each a system call on a real brick.
     pub accesses: Vec<Instant>,
+    /// What each of those accesses costs the program, as the brick's CPU would make it wait
+    /// (zero: the host's own pace). The brick-pace runs set it (see brick_games' pace.rs).
+    pub access_cost: Duration,
     /// Keys held down (Linux key codes), each until its instant.
     pub keys_down: Vec<(u16, Instant)>,
     /// The robot behind the motor and sensor files, if it moves.
