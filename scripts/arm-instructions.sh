@@ -61,3 +61,5 @@ BRICK_GAMES_COUNT_FOLDER="$PWD/$out" \
 # then the C runtime's share (soft float, libm) handed on to the functions that call it.
 python3 scripts/arm-instructions/functions.py "$out/symbols.txt" "$out/blocks.txt" \
   "$out/disassembly.txt"
+# And which system calls it made.
+python3 scripts/arm-instructions/calls.py "$out/calls.txt"

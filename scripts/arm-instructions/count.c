@@ -3,11 +3,13 @@
  * EV3's ARM926EJ-S pays for in cycles, where host seconds say nothing about the brick.
  *
  * Built and used by scripts/arm-instructions.sh. Arguments (qemu's -plugin count.so,name=value):
- *   progress=FILE  the running total, rewritten in place (one 20-digit line) at most every
- *                  PROGRESS_NS of host time, checked at each of the guest's system calls: a
- *                  test that knows when each phase began reads it then.
+ *   progress=FILE  the running totals, instructions and system calls, rewritten in place (one
+ *                  line of two 20-digit numbers) at most every PROGRESS_NS of host time,
+ *                  checked at each of the guest's system calls: a test that knows when each
+ *                  phase began reads it then.
  *   blocks=FILE    at exit, each translated block's start address, its instruction count and
  *                  how often it ran, for attributing the count to the binary's functions.
+ *   calls=FILE     at exit, how many of each system call (by the guest's number) were made.
  *   pace_ns=N      hold the program to N ns an instruction, as a slower CPU would: at each
  *                  system call, if its instructions since the last one needed more time at N ns
  *                  than passed on the host, the calling thread sleeps the difference. Time the
@@ -69,6 +71,11 @@ struct block {
 };
 
 static uint64_t total;
+static uint64_t system_calls;
+/* Each system call's count, by number (ARM EABI numbers are below 512). */
+#define NUMBERS 512
+static uint64_t calls_by_number[NUMBERS];
+static const char *calls_path;
 static struct block *blocks;
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static int progress_fd = -1;
@@ -91,8 +98,9 @@ static uint64_t now_ns(void)
 
 static void write_progress(void)
 {
-    char line[32];
-    int n = snprintf(line, sizeof line, "%020" PRIu64 "\n", total);
+    char line[48];
+    int n = snprintf(line, sizeof line, "%020" PRIu64 " %020" PRIu64 "\n", total,
+                     __atomic_load_n(&system_calls, __ATOMIC_RELAXED));
     /* One write at offset 0: a reader sees the old line or the new one, both whole. */
     if (pwrite(progress_fd, line, (size_t)n, 0) != n) {
         progress_fd = -1;
@@ -144,6 +152,10 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
 {
     (void)id, (void)vcpu, (void)num, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5,
         (void)a6, (void)a7, (void)a8;
+    __atomic_fetch_add(&system_calls, 1, __ATOMIC_RELAXED);
+    if (num >= 0 && num < NUMBERS) {
+        __atomic_fetch_add(&calls_by_number[num], 1, __ATOMIC_RELAXED);
+    }
     if (pace_ns > 0) {
         keep_pace();
     }
@@ -172,6 +184,17 @@ static void at_exit(qemu_plugin_id_t id, void *data)
     (void)id, (void)data;
     if (progress_fd >= 0) {
         write_progress();
+    }
+    if (calls_path != NULL) {
+        FILE *calls = fopen(calls_path, "w");
+        for (int n = 0; calls != NULL && n < NUMBERS; n++) {
+            if (calls_by_number[n] > 0) {
+                fprintf(calls, "%d %" PRIu64 "\n", n, calls_by_number[n]);
+            }
+        }
+        if (calls != NULL) {
+            fclose(calls);
+        }
     }
     if (blocks_path == NULL) {
         return;
@@ -205,11 +228,14 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             }
         } else if (strncmp(argv[i], "blocks=", 7) == 0) {
             blocks_path = argv[i] + 7;
+        } else if (strncmp(argv[i], "calls=", 6) == 0) {
+            calls_path = argv[i] + 6;
         } else if (strncmp(argv[i], "pace_ns=", 8) == 0) {
             pace_ns = strtoull(argv[i] + 8, NULL, 10);
         } else {
             fprintf(stderr,
-                    "count.so: unknown argument %s (progress=FILE, blocks=FILE, pace_ns=N)\n",
+                    "count.so: unknown argument %s (progress=FILE, blocks=FILE, calls=FILE, "
+                    "pace_ns=N)\n",
                     argv[i]);
             return 1;
         }

@@ -2,7 +2,7 @@
 //! prints read line by line, the buttons and the touch sensor pressed, marks drawn on the
 //! virtual sheet, and the checks that the machine was left safe.
 
-use crate::counted::Counted;
+use crate::counted::{Counted, Totals};
 use crate::emulated_brick::{self, mount, Mounted, Tree};
 use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::game::Cell;
@@ -22,14 +22,14 @@ pub struct Run {
     transcript: Vec<String>,
     /// Each screen the program showed (a line "[Title] ...") and when it was printed.
     pub screens: Vec<(Instant, String)>,
-    /// When the program runs counted (see [`Counted`]), the instructions it had executed as
-    /// each of `screens` was printed.
-    pub screen_instructions: Vec<Option<u64>>,
+    /// When the program runs counted (see [`Counted`]), what it had done (instructions,
+    /// system calls) as each of `screens` was printed.
+    pub screen_totals: Vec<Option<Totals>>,
     pub counted: Option<Counted>,
 }
 
-/// A line the program printed, when, and (counted) the instructions executed by then.
-type Printed = (Instant, String, Option<u64>);
+/// A line the program printed, when, and (counted) what it had done by then.
+type Printed = (Instant, String, Option<Totals>);
 
 impl Run {
     pub fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
@@ -80,7 +80,7 @@ impl Run {
             lines,
             transcript: Vec::new(),
             screens: Vec::new(),
-            screen_instructions: Vec::new(),
+            screen_totals: Vec::new(),
             counted,
         }
     }
@@ -89,7 +89,7 @@ impl Run {
     fn keep(&mut self, (at, line, so_far): Printed) -> String {
         if line.starts_with('[') {
             self.screens.push((at, line.clone()));
-            self.screen_instructions.push(so_far);
+            self.screen_totals.push(so_far);
         }
         self.transcript.push(line.clone());
         line

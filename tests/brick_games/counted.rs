@@ -12,8 +12,8 @@ use std::time::Duration;
 const PROGRAM_VARIABLE: &str = "BRICK_GAMES_ARM_PROGRAM";
 /// The counting plugin, `count.so`.
 const PLUGIN_VARIABLE: &str = "BRICK_GAMES_COUNT_PLUGIN";
-/// Where the plugin writes its running total (`instructions.txt`) and, at exit, each
-/// translated block's runs (`blocks.txt`).
+/// Where the plugin writes its running totals (`instructions.txt`) and, at exit, each
+/// translated block's runs (`blocks.txt`) and each system call's count (`calls.txt`).
 const FOLDER_VARIABLE: &str = "BRICK_GAMES_COUNT_FOLDER";
 
 /// The ARM program under the counting plugin.
@@ -55,10 +55,11 @@ impl Counted {
             std::fs::copy(&self.program, &placed).expect("the ARM program copied");
         }
         let mut plugin = format!(
-            "{},progress={},blocks={}",
+            "{},progress={},blocks={},calls={}",
             self.plugin.display(),
             self.total_file().display(),
-            self.folder.join("blocks.txt").display()
+            self.folder.join("blocks.txt").display(),
+            self.folder.join("calls.txt").display()
         );
         if let Some(pace) = self.instruction_pace {
             plugin += &format!(",pace_ns={}", pace.as_nanos());
@@ -73,13 +74,47 @@ impl Counted {
         self.folder.join("instructions.txt")
     }
 
-    /// The instructions executed so far (the plugin rewrites its figure every 5 ms of a
-    /// running program, and once more as it exits).
-    pub fn so_far(&self) -> Option<u64> {
-        std::fs::read_to_string(self.total_file())
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
+    /// The instructions executed and the system calls made so far (the plugin rewrites its
+    /// figures every 5 ms of a running program, and once more as it exits).
+    pub fn so_far(&self) -> Option<Totals> {
+        let text = std::fs::read_to_string(self.total_file()).ok()?;
+        let mut numbers = text.split_whitespace().map(|n| n.parse::<u64>().ok());
+        Some(Totals {
+            instructions: numbers.next()??,
+            system_calls: numbers.next()??,
+        })
+    }
+}
+
+/// What the program had done by some moment, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub instructions: u64,
+    pub system_calls: u64,
+}
+
+impl std::ops::Sub for Totals {
+    type Output = Totals;
+    fn sub(self, earlier: Totals) -> Totals {
+        Totals {
+            instructions: self.instructions.saturating_sub(earlier.instructions),
+            system_calls: self.system_calls.saturating_sub(earlier.system_calls),
+        }
+    }
+}
+
+impl std::ops::Add for Totals {
+    type Output = Totals;
+    fn add(self, other: Totals) -> Totals {
+        Totals {
+            instructions: self.instructions + other.instructions,
+            system_calls: self.system_calls + other.system_calls,
+        }
+    }
+}
+
+impl std::iter::Sum for Totals {
+    fn sum<I: Iterator<Item = Totals>>(totals: I) -> Totals {
+        totals.fold(Totals::default(), |sum, t| sum + t)
     }
 }

@@ -4,7 +4,7 @@
 //! real brick's CPU it would take at a cited cost per access.
 
 use crate::at_the_brick::*;
-use crate::counted::Counted;
+use crate::counted::{Counted, Totals};
 use ev3_tictactoe::motion::calibrate::PRESS_POLL;
 use std::time::{Duration, Instant};
 
@@ -27,8 +27,9 @@ pub struct Phase {
     pub title: String,
     pub seconds: f64,
     pub accesses: usize,
-    /// The ARM instructions the program executed meanwhile, when it ran counted.
-    pub instructions: Option<u64>,
+    /// The ARM instructions the program executed and the system calls it made meanwhile, when
+    /// it ran counted.
+    pub counted: Option<Totals>,
 }
 
 impl Phase {
@@ -44,15 +45,16 @@ impl Phase {
     /// The share of the brick's CPU the program's own instructions take at
     /// [`INSTRUCTION_COST`], when they were counted.
     pub fn instructions_share(&self) -> Option<f64> {
-        self.instructions
-            .map(|n| n as f64 * INSTRUCTION_COST.as_secs_f64() / self.seconds.max(1e-9))
+        self.counted.map(|c| {
+            c.instructions as f64 * INSTRUCTION_COST.as_secs_f64() / self.seconds.max(1e-9)
+        })
     }
 }
 
-/// The instructions the program had executed at each screen, and at `until`, when counted.
+/// What the program had done at each screen, and at `until`, when counted.
 pub struct Counts<'a> {
-    pub at_screens: &'a [Option<u64>],
-    pub at_end: Option<u64>,
+    pub at_screens: &'a [Option<Totals>],
+    pub at_end: Option<Totals>,
 }
 
 /// The screens' phases, each screen's title summed over every time it was shown, in the order
@@ -71,13 +73,13 @@ pub fn phases(
             Some(next) => *next,
             None => counts.at_end,
         };
-        let instructions = counts
+        let counted = counts
             .at_screens
             .get(i)
             .copied()
             .flatten()
             .zip(counted_to)
-            .map(|(from, to)| to.saturating_sub(from));
+            .map(|(from, to)| to - from);
         let title = line
             .split(']')
             .next()
@@ -90,13 +92,13 @@ pub fn phases(
             Some(phase) => {
                 phase.seconds += seconds;
                 phase.accesses += count;
-                phase.instructions = phase.instructions.zip(instructions).map(|(a, b)| a + b);
+                phase.counted = phase.counted.zip(counted).map(|(a, b)| a + b);
             }
             None => phases.push(Phase {
                 title,
                 seconds,
                 accesses: count,
-                instructions,
+                counted,
             }),
         }
     }
@@ -109,11 +111,12 @@ pub fn is_waiting(title: &str) -> bool {
 }
 
 /// The phases as a table for a person: the accesses and their share of the brick, and when
-/// counted, the instructions (millions, and millions a second) and theirs.
+/// counted, the instructions (millions, and millions a second), their share, and the system
+/// calls of every kind a second.
 pub fn table(phases: &[Phase]) -> String {
     let mut out = format!(
-        "{:<28} {:>7} {:>9} {:>8} {:>6} {:>9} {:>6} {:>6}\n",
-        "screen", "s", "accesses", "per s", "brick", "M instr", "M/s", "cpu"
+        "{:<28} {:>7} {:>9} {:>8} {:>6} {:>9} {:>6} {:>6} {:>7}\n",
+        "screen", "s", "accesses", "per s", "brick", "M instr", "M/s", "cpu", "calls/s"
     );
     for phase in phases {
         out += &format!(
@@ -124,13 +127,15 @@ pub fn table(phases: &[Phase]) -> String {
             phase.per_second(),
             phase.share() * 100.0
         );
-        if let (Some(n), Some(share)) = (phase.instructions, phase.instructions_share()) {
-            let millions = n as f64 / 1e6;
+        if let (Some(counted), Some(share)) = (phase.counted, phase.instructions_share()) {
+            let millions = counted.instructions as f64 / 1e6;
+            let seconds = phase.seconds.max(1e-9);
             out += &format!(
-                " {:>9.1} {:>6.2} {:>5.1}%",
+                " {:>9.1} {:>6.2} {:>5.1}% {:>7.0}",
                 millions,
-                millions / phase.seconds.max(1e-9),
-                share * 100.0
+                millions / seconds,
+                share * 100.0,
+                counted.system_calls as f64 / seconds
             );
         }
         out += "\n";
@@ -145,7 +150,7 @@ pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
         title: String::new(),
         seconds: kept().map(|p| p.seconds).sum(),
         accesses: kept().map(|p| p.accesses).sum(),
-        instructions: kept().map(|p| p.instructions).sum(),
+        counted: kept().map(|p| p.counted).sum(),
     }
 }
 
@@ -184,7 +189,7 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<P
     let ended = Instant::now();
     let accesses = brick.tree().accesses.clone();
     let counts = Counts {
-        at_screens: &run.screen_instructions,
+        at_screens: &run.screen_totals,
         at_end: run.counted.as_ref().and_then(Counted::so_far),
     };
     (phases(&run.screens, &accesses, counts, ended), ending)
@@ -208,13 +213,21 @@ fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_an
         waiting.per_second(),
         waiting.share() * 100.0
     );
-    if let (Some(work), Some(wait)) = (working.instructions_share(), waiting.instructions_share()) {
+    if let (Some(work), Some(wait), Some(working_calls), Some(waiting_calls)) = (
+        working.instructions_share(),
+        waiting.instructions_share(),
+        working.counted,
+        waiting.counted,
+    ) {
         eprintln!(
             "the program's own instructions at {} ns each: {:.1} % of the brick while working, \
-             {:.1} % while waiting",
+             {:.1} % while waiting; system calls of every kind: {:.0} a second while working, \
+             {:.0} while waiting",
             INSTRUCTION_COST.as_nanos(),
             work * 100.0,
-            wait * 100.0
+            wait * 100.0,
+            working_calls.system_calls as f64 / working.seconds.max(1e-9),
+            waiting_calls.system_calls as f64 / waiting.seconds.max(1e-9)
         );
     }
     assert!(waiting.seconds >= 6.0, "the waits measured: {phases:?}");
