@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 /// What one sysfs attribute access costs the EV3's 300 MHz CPU: ev3dev-lang-rust's issue 38
 /// measured at most 150 colour-sensor RGB reads a second, three attributes each, so about
 /// 2.2 ms an attribute; a Python library that keeps its files open reaches about 2,000
-/// reflected-light reads a second (0.5 ms). The harsher of the two.
+/// reflected-light reads a second (0.5 ms), Python 3's `os.pread` 0.87 ms (ev3dev-lang-python
+/// issue 155), an `lseek` and a `read` from C about 40 us (ev3dev issue 302). The harshest.
 pub const ACCESS_COST: Duration = Duration::from_micros(2200);
 
 /// What one ARM instruction costs the EV3's ARM926EJ-S at 300 MHz (3.3 ns a cycle). ARM's
