@@ -17,7 +17,7 @@
  *                  CPU's idle time cannot be spent later. All threads share one budget, as they
  *                  share the brick's one core.
  *
- * Written against qemu's plugin API version 1 (qemu 4.2 to 8.1; Debian 12 ships 7.2), whose
+ * Written against qemu's plugin API version 1 (that of Debian 12's qemu 7.2), whose
  * declarations are repeated below so the plugin builds without qemu's source.
  */
 #include <fcntl.h>

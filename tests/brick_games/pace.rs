@@ -1,7 +1,9 @@
 //! What a whole game asks of the brick: every read, write and ioctl that reaches the emulated
 //! brick's drivers, counted screen by screen (each screen the program shows is a phase: homing,
 //! drawing the grid, reading the paper, waiting for the person's move, ...), and the share of a
-//! real brick's CPU it would take at a cited cost per access.
+//! real brick's CPU it would take at a cited cost per access; run by
+//! `scripts/arm-instructions.sh`, the program's own ARM instructions and system calls too. And
+//! the same game at the brick's pace, against full speed.
 
 use crate::at_the_brick::*;
 use crate::counted::{Counted, Totals};
