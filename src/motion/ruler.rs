@@ -165,16 +165,16 @@ impl Crossing {
         })
     }
 
-    /// The dip's shape `x` degrees from its middle, `quarters` quarter degrees when that is
-    /// known: from the table then (it holds exactly what [`chord`] gives there, and 0 beyond
-    /// the spot's edge, as [`chord`] does).
-    fn shape(&self, x: f64, quarters: Option<i64>) -> f64 {
+    /// The dip's shape at `at` for a line at `centre`, `quarters` quarter degrees apart when
+    /// that is known: from the table then (it holds exactly what [`chord`] gives there, and 0
+    /// beyond the spot's edge, as [`chord`] does), with no floating-point arithmetic at all.
+    fn shape(&self, at: f64, centre: f64, quarters: Option<i64>) -> f64 {
         match quarters {
             Some(q) => {
                 let table = usize::try_from(q.unsigned_abs()).ok();
                 table.map_or(0.0, |i| self.quarter_chords.get(i).copied().unwrap_or(0.0))
             }
-            None => chord(x, self.spot_deg),
+            None => chord(at - centre, self.spot_deg),
         }
     }
 
@@ -191,8 +191,9 @@ impl Crossing {
         // Only the readings under the spot have a shape; a degree more each way leaves the
         // edge's rounding to the shape itself.
         let reach = self.spot_deg / 2.0 + 1.0;
-        let from = self.readings.partition_point(|r| r.0 < centre - reach);
-        let to = self.readings.partition_point(|r| r.0 <= centre + reach);
+        let (low, high) = (centre - reach, centre + reach);
+        let from = self.readings.partition_point(|r| r.0 < low);
+        let to = self.readings.partition_point(|r| r.0 <= high);
         let centre_quarters = whole_quarters(centre);
         let (mut sum_w, mut sum_xw, mut sum_ww, mut sum_wv, mut under) = (0.0, 0.0, 0.0, 0.0, 0);
         for (&(at, dx, dv), &at_quarters) in
@@ -201,7 +202,7 @@ impl Crossing {
             let quarters = at_quarters
                 .zip(centre_quarters)
                 .map(|(at, centre)| at - centre);
-            let w = self.shape(at - centre, quarters);
+            let w = self.shape(at, centre, quarters);
             // The shape is never negative: a zero's bits are all clear, found without a
             // floating-point comparison.
             if w.to_bits() == 0 {

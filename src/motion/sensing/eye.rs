@@ -147,10 +147,10 @@ pub fn measure_eye(
         uncertainty_mm: spot_uncertainty_mm,
         at_least,
     } = best_spot(&lines, mm_per_deg, line_mm)?;
+    let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
     let mut contrasts: Vec<f64> = lines
         .iter()
         .filter_map(|&(crossing, centre)| {
-            let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
             let fit = fit_dip(&crossing.readings, centre, &mut covers)?;
             (fit.level > 0.0).then(|| fit.depth / fit.level)
         })
