@@ -99,27 +99,28 @@ fn a_run_to_a_position_writes_speed_stop_action_and_target_before_the_command() 
 }
 
 #[test]
-fn ramps_are_written_once_in_ev3devs_milliseconds_and_taken_off_before_a_stop() {
+fn set_points_are_written_only_when_they_change_ramps_in_ev3devs_milliseconds_and_taken_off_before_a_stop(
+) {
     require_fuse!();
     let brick = mount(Tree::default_robot());
     let mut robot = open_robot(&RobotConfig::default().wiring()).unwrap();
     brick.tree().writes.clear();
     robot.columns.set_ramps(Ramps::both(3200)).unwrap();
     robot.columns.run_to_position(250, 400).unwrap();
+    // The driver keeps every set point until it is written again (`tacho_motor_class.c`):
+    // the second run writes only what changed, and the command.
     robot.columns.run_to_position(100, 400).unwrap();
     // With a ramp set, ev3dev's stop would come down it first: a stop must be at once.
     robot.columns.stop(StopAction::Brake).unwrap();
-    let run = |target: &'static str| {
-        [
-            ("speed_sp", "400"),
-            ("stop_action", "hold"),
-            ("position_sp", target),
-            ("command", "run-to-abs-pos"),
-        ]
-    };
-    let mut expected = vec![("ramp_up_sp", "328"), ("ramp_down_sp", "328")];
-    expected.extend(run("250"));
-    expected.extend(run("100"));
+    let mut expected = vec![
+        ("ramp_up_sp", "328"),
+        ("ramp_down_sp", "328"),
+        ("speed_sp", "400"),
+        ("stop_action", "hold"),
+        ("position_sp", "250"),
+        ("command", "run-to-abs-pos"),
+    ];
+    expected.extend([("position_sp", "100"), ("command", "run-to-abs-pos")]);
     expected.extend([
         ("ramp_up_sp", "0"),
         ("ramp_down_sp", "0"),
@@ -130,12 +131,18 @@ fn ramps_are_written_once_in_ev3devs_milliseconds_and_taken_off_before_a_stop() 
         brick.tree().writes_under("tacho-motor/motor2"),
         pairs(&expected)
     );
-    // The next run puts them back.
+    // The next run puts back what the stop changed: the ramps and the stop action.
     brick.tree().writes.clear();
     robot.columns.run_to_position(200, 400).unwrap();
     assert_eq!(
-        brick.tree().writes_under("tacho-motor/motor2")[..2],
-        pairs(&[("ramp_up_sp", "328"), ("ramp_down_sp", "328")])
+        brick.tree().writes_under("tacho-motor/motor2"),
+        pairs(&[
+            ("ramp_up_sp", "328"),
+            ("ramp_down_sp", "328"),
+            ("stop_action", "hold"),
+            ("position_sp", "200"),
+            ("command", "run-to-abs-pos"),
+        ])
     );
 }
 

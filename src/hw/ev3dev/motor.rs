@@ -4,6 +4,8 @@ use super::attributes::{find_on_port, Attributes};
 use crate::config::{MotorKind, Polarity};
 use crate::hw::{HwError, Motor, MotorState, Ramps, StopAction};
 use ev3dev_lang_rust::motors::MotorPort;
+use std::collections::HashMap;
+use std::fmt::Display;
 
 /// Every attribute the firmware reads or writes on a motor.
 const ATTRIBUTES: &[&str] = &[
@@ -37,10 +39,15 @@ pub struct Ev3Motor {
     attributes: Attributes,
     /// The driver refuses a `speed_sp` above this (EINVAL), so speeds are held to it.
     max_speed_deg_per_s: u32,
-    /// The ramps runs are to have, and those last written to the driver (`reset` and every
-    /// stop leave none): written again before a run when the two differ.
+    /// The ramps runs are to have: written before a run when the driver has others (every
+    /// stop takes them off).
     ramps: Ramps,
-    ramps_written: Ramps,
+    /// The set points last written through this handle, as written: the driver keeps each
+    /// until it is written again or a `reset` (`tacho_motor_class.c` sends a run with the set
+    /// points as they stand), so one that has not changed is not written again. On the brick
+    /// each write costs milliseconds (docs/figures.md, "What a game asks of the brick"), and a
+    /// move's legs mostly repeat the speed and always the stop action.
+    written: HashMap<&'static str, String>,
 }
 
 /// ev3dev's `ramp_up_sp` or `ramp_down_sp` for `deg_per_s2`: the milliseconds from standing to
@@ -74,8 +81,12 @@ impl Ev3Motor {
                 Polarity::Inversed => "inversed",
             },
         )?;
-        a.set("stop_action", "coast")?;
-        motor.ramps_written = Ramps::NONE;
+        // What `reset` left, as far as this handle writes it.
+        motor.written = HashMap::from([
+            ("ramp_up_sp", "0".to_string()),
+            ("ramp_down_sp", "0".to_string()),
+        ]);
+        motor.set_kept("stop_action", "coast")?;
         Ok(motor)
     }
 
@@ -105,7 +116,7 @@ impl Ev3Motor {
             max_speed_deg_per_s: max_speed.max(1).unsigned_abs(),
             ramps: Ramps::NONE,
             // Unknown: another program may have left any; the first run or stop writes them.
-            ramps_written: Ramps::both(u32::MAX),
+            written: HashMap::new(),
         })
     }
 
@@ -114,17 +125,24 @@ impl Ev3Motor {
         self.attributes.device()
     }
 
-    /// Writes `ramps` to the driver unless they are what it has.
-    fn write_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
-        if self.ramps_written == ramps {
+    /// Writes set point `name` unless this handle last wrote it with the same `value`. A
+    /// write that fails leaves the driver's value unknown, so the next one is made.
+    fn set_kept(&mut self, name: &'static str, value: impl Display) -> Result<(), HwError> {
+        let text = value.to_string();
+        if self.written.get(name) == Some(&text) {
             return Ok(());
         }
-        let max = self.max_speed_deg_per_s;
-        let a = &self.attributes;
-        a.set("ramp_up_sp", ramp_ms(ramps.up_deg_per_s2, max))?;
-        a.set("ramp_down_sp", ramp_ms(ramps.down_deg_per_s2, max))?;
-        self.ramps_written = ramps;
+        self.written.remove(name);
+        self.attributes.set(name, &text)?;
+        self.written.insert(name, text);
         Ok(())
+    }
+
+    /// Writes `ramps` to the driver unless they are what it has.
+    fn write_ramps(&mut self, ramps: Ramps) -> Result<(), HwError> {
+        let max = self.max_speed_deg_per_s;
+        self.set_kept("ramp_up_sp", ramp_ms(ramps.up_deg_per_s2, max))?;
+        self.set_kept("ramp_down_sp", ramp_ms(ramps.down_deg_per_s2, max))
     }
 }
 
@@ -136,17 +154,15 @@ impl Motor for Ev3Motor {
 
     fn run_to_position(&mut self, target_deg: i32, speed_deg_per_s: u32) -> Result<(), HwError> {
         self.write_ramps(self.ramps)?;
-        let a = &self.attributes;
-        a.set("speed_sp", speed_deg_per_s.min(self.max_speed_deg_per_s))?;
-        a.set("stop_action", "hold")?;
-        a.set("position_sp", target_deg)?;
-        a.set("command", "run-to-abs-pos")
+        self.set_kept("speed_sp", speed_deg_per_s.min(self.max_speed_deg_per_s))?;
+        self.set_kept("stop_action", "hold")?;
+        self.set_kept("position_sp", target_deg)?;
+        self.attributes.set("command", "run-to-abs-pos")
     }
 
     fn run_duty(&mut self, duty_percent: i8) -> Result<(), HwError> {
-        let a = &self.attributes;
-        a.set("duty_cycle_sp", duty_percent.clamp(-100, 100))?;
-        a.set("command", "run-direct")
+        self.set_kept("duty_cycle_sp", duty_percent.clamp(-100, 100))?;
+        self.attributes.set("command", "run-direct")
     }
 
     fn stop(&mut self, action: StopAction) -> Result<(), HwError> {
@@ -154,8 +170,7 @@ impl Motor for Ev3Motor {
         // (`tacho_motor_class.c`): a stop must be at once. The stop is sent even if taking the
         // ramps off failed, and that failure is then reported.
         let ramps_off = self.write_ramps(Ramps::NONE);
-        let a = &self.attributes;
-        a.set(
+        self.set_kept(
             "stop_action",
             match action {
                 StopAction::Coast => "coast",
@@ -163,7 +178,7 @@ impl Motor for Ev3Motor {
                 StopAction::Hold => "hold",
             },
         )?;
-        a.set("command", "stop")?;
+        self.attributes.set("command", "stop")?;
         ramps_off
     }
 
