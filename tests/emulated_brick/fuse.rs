@@ -30,8 +30,12 @@ pub fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
 /// Makes the program wait what its access would cost on a brick ([`Tree::access_cost`]), the
 /// tree held meanwhile: one access at a time, as the brick's one CPU serves them.
 fn pay_for(tree: &Tree) {
-    if !tree.access_cost.is_zero() {
-        std::thread::sleep(tree.access_cost);
+    wait(tree.access_cost);
+}
+
+fn wait(cost: Duration) {
+    if !cost.is_zero() {
+        std::thread::sleep(cost);
     }
 }
 
@@ -194,11 +198,19 @@ impl Filesystem for EmulatedBrick {
         let Some(path) = Self::path_of(&tree, INodeNo(fh.0)) else {
             return reply.error(Errno::ENODEV);
         };
-        tree.accesses.push(std::time::Instant::now());
-        pay_for(&tree);
         let kind = match tree.nodes.get(&path) {
-            Some(Node::Device(kind)) => *kind,
-            _ => return reply.error(Errno::ENOTTY),
+            Some(Node::Device(kind)) => Some(*kind),
+            _ => None,
+        };
+        if kind == Some(DeviceFile::Keys) {
+            tree.input_calls.push(std::time::Instant::now());
+            wait(tree.input_call_cost);
+        } else {
+            tree.accesses.push(std::time::Instant::now());
+            pay_for(&tree);
+        }
+        let Some(kind) = kind else {
+            return reply.error(Errno::ENOTTY);
         };
         tree.ioctls.push((path, cmd));
         match (kind, cmd) {

@@ -37,12 +37,18 @@ pub struct Tree {
     pub writes: Vec<(String, String)>,
     /// Every ioctl that reached a device file: (path, request), in order.
     pub ioctls: Vec<(String, u32)>,
-    /// When each read, write and ioctl reached the tree: what the program asks of the brick's
-    /// drivers, each a system call on a real brick.
+    /// When each read, write and ioctl reached the tree, but the buttons' key-state requests:
+    /// what the program asks of the brick's drivers, each a system call on a real brick, most
+    /// of them an attribute its driver writes out afresh.
     pub accesses: Vec<Instant>,
     /// What each of those accesses costs the program, as the brick's CPU would make it wait
     /// (zero: the host's own pace). The brick-pace runs set it (see brick_games' pace.rs).
     pub access_cost: Duration,
+    /// When each key-state request (EVIOCGKEY) reached the buttons' input device: no sysfs
+    /// attribute, but a copy of the input core's key bitmap (the kernel's `evdev.c`).
+    pub input_calls: Vec<Instant>,
+    /// What each of those costs the program (zero: the host's own pace).
+    pub input_call_cost: Duration,
     /// Keys held down (Linux key codes), each until its instant.
     pub keys_down: Vec<(u16, Instant)>,
     /// The robot behind the motor and sensor files, if it moves.
