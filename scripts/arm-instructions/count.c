@@ -16,6 +16,9 @@
  *                  program spends blocked (sleeping, in a system call) pays nothing back: a
  *                  CPU's idle time cannot be spent later. All threads share one budget, as they
  *                  share the brick's one core.
+ *   busy=FILE      with pace_ns: while FILE exists, another program takes busy_percent of the
+ *   busy_percent=N CPU (the robot's voice), so each instruction costs 100 / (100 - N) times
+ *                  as much.
  *
  * Written against qemu's plugin API version 1 (that of Debian 12's qemu 7.2), whose
  * declarations are repeated below so the plugin builds without qemu's source.
@@ -88,6 +91,8 @@ static uint64_t pace_ns;
 static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t computing_since_ns;
 static uint64_t computing_since_total;
+static const char *busy_path;
+static uint64_t busy_percent;
 
 static uint64_t now_ns(void)
 {
@@ -135,6 +140,9 @@ static void keep_pace(void)
     pthread_mutex_lock(&pace_lock);
     uint64_t now = now_ns();
     uint64_t needed = (total - computing_since_total) * pace_ns;
+    if (busy_path != NULL && busy_percent < 100 && access(busy_path, F_OK) == 0) {
+        needed = needed * 100 / (100 - busy_percent);
+    }
     uint64_t taken = now - computing_since_ns;
     computing_since_total = total;
     computing_since_ns = now;
@@ -232,10 +240,14 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             calls_path = argv[i] + 6;
         } else if (strncmp(argv[i], "pace_ns=", 8) == 0) {
             pace_ns = strtoull(argv[i] + 8, NULL, 10);
+        } else if (strncmp(argv[i], "busy=", 5) == 0) {
+            busy_path = argv[i] + 5;
+        } else if (strncmp(argv[i], "busy_percent=", 13) == 0) {
+            busy_percent = strtoull(argv[i] + 13, NULL, 10);
         } else {
             fprintf(stderr,
                     "count.so: unknown argument %s (progress=FILE, blocks=FILE, calls=FILE, "
-                    "pace_ns=N)\n",
+                    "pace_ns=N, busy=FILE, busy_percent=N)\n",
                     argv[i]);
             return 1;
         }

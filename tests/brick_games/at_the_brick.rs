@@ -33,20 +33,25 @@ type Printed = (Instant, String, Option<Totals>);
 
 impl Run {
     pub fn start(brick: &Mounted, folder: &Path, args: &[&str]) -> Run {
-        Run::start_counted(brick, folder, args, Counted::from_env())
+        Run::start_counted(brick, folder, args, Counted::from_env(), None)
     }
 
-    /// As [`Run::start`], with the program counted (or paced) as `counted` says.
+    /// As [`Run::start`], with the program counted (or paced) as `counted` says, and with
+    /// `path` for its PATH if given.
     pub fn start_counted(
         brick: &Mounted,
         folder: &Path,
         args: &[&str],
         counted: Option<Counted>,
+        path: Option<&str>,
     ) -> Run {
         let mut command = match &counted {
             Some(counted) => counted.command(folder),
             None => Command::new(emulated_brick::program_in(folder)),
         };
+        if let Some(path) = path {
+            command.env("PATH", path);
+        }
         let mut child = command
             .current_dir(folder)
             .env(DEVICE_DIR_VARIABLE, brick.device_dir())

@@ -25,6 +25,10 @@ pub struct Counted {
     /// Each instruction held to this time, as a slower CPU would take it (the plugin's
     /// `pace_ns`); `None`: the host's own pace.
     pub instruction_pace: Option<Duration>,
+    /// While this file exists, another program takes this share of the brick's CPU, and the
+    /// paced program's instructions cost that much more (the plugin's `busy` and
+    /// `busy_percent`).
+    pub cpu_shared: Option<(PathBuf, f64)>,
 }
 
 impl Counted {
@@ -36,6 +40,7 @@ impl Counted {
             plugin: var(PLUGIN_VARIABLE)?,
             folder: var(FOLDER_VARIABLE)?,
             instruction_pace: None,
+            cpu_shared: None,
         })
     }
 
@@ -43,6 +48,15 @@ impl Counted {
     pub fn paced(self, pace: Duration) -> Counted {
         Counted {
             instruction_pace: Some(pace),
+            ..self
+        }
+    }
+
+    /// Paced as the brick's CPU is when `share` of it goes to another program while
+    /// `while_there` exists.
+    pub fn sharing_cpu(self, while_there: &Path, share: f64) -> Counted {
+        Counted {
+            cpu_shared: Some((while_there.to_path_buf(), share)),
             ..self
         }
     }
@@ -63,6 +77,13 @@ impl Counted {
         );
         if let Some(pace) = self.instruction_pace {
             plugin += &format!(",pace_ns={}", pace.as_nanos());
+            if let Some((while_there, share)) = &self.cpu_shared {
+                plugin += &format!(
+                    ",busy={},busy_percent={}",
+                    while_there.display(),
+                    (share * 100.0).round()
+                );
+            }
         }
         let mut command = Command::new("qemu-arm");
         command.args(["-cpu", "arm926", "-plugin"]).arg(plugin);

@@ -15,6 +15,7 @@ mod skipping;
 mod at_the_brick;
 mod counted;
 mod pace;
+mod stand_in_voice;
 
 use at_the_brick::*;
 use emulated_brick::Mounted;

@@ -7,6 +7,7 @@
 
 use crate::at_the_brick::*;
 use crate::counted::{Counted, Totals};
+use crate::stand_in_voice::{StandInVoice, ESPEAK_SHARE};
 use ev3_tictactoe::motion::calibrate::PRESS_POLL;
 use std::time::{Duration, Instant};
 
@@ -179,12 +180,35 @@ pub fn total(phases: &[Phase], keep: impl Fn(&str) -> bool) -> Phase {
     }
 }
 
+/// What a game of a person came to.
+struct Played {
+    phases: Vec<Phase>,
+    /// The screen it ended on.
+    ending: String,
+    /// The sentences the voice said, if it had one, and how long each took to say.
+    said: Vec<(String, f64)>,
+}
+
 /// A game at hard, the person first and taking 3 s over each move, as people do, so the waits
 /// are measured; with the emulated brick's accesses costing `access_cost` each and the program
-/// counted (or paced) as `counted` says. Its phases, and the screen it ended on.
-fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<Phase>, String) {
+/// counted (or paced) as `counted` says. With `voice`, the robot speaks through the stand-in
+/// espeak, and while it does, at a cost, the program's work costs what it would on a brick
+/// whose CPU espeak shares.
+fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bool) -> Played {
     let brick = moving_brick();
+    let stand_ins = tempfile::tempdir().unwrap();
+    let voice = voice.then(|| StandInVoice::new(stand_ins.path()));
+    let speaking = voice.as_ref().map(|v| v.speaking().to_path_buf());
     brick.tree().access_cost = access_cost;
+    if !access_cost.is_zero() {
+        brick.tree().cpu_shared = speaking.clone().map(|file| (file, ESPEAK_SHARE));
+    }
+    let counted = match (counted, &speaking) {
+        (Some(c), Some(file)) if c.instruction_pace.is_some() => {
+            Some(c.sharing_cpu(file, ESPEAK_SHARE))
+        }
+        (counted, _) => counted,
+    };
     // The buttons' requests cost what the attributes' do, scaled as the cited figures are.
     brick.tree().input_call_cost = if access_cost.is_zero() {
         Duration::ZERO
@@ -193,7 +217,8 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<P
     };
     let folder = tempfile::tempdir().unwrap();
     let args = ["play", "--difficulty", "hard", "--first", "human"];
-    let mut run = Run::start_counted(&brick, folder.path(), &args, counted);
+    let path = voice.as_ref().map(StandInVoice::path);
+    let mut run = Run::start_counted(&brick, folder.path(), &args, counted, path.as_deref());
     let ending = loop {
         let line = run.wait_for(
             &[
@@ -226,10 +251,11 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<P
         at_screens: &run.screen_totals,
         at_end: run.counted.as_ref().and_then(Counted::so_far),
     };
-    (
-        phases(&run.screens, (&accesses, &input_calls), counts, ended),
+    Played {
+        phases: phases(&run.screens, (&accesses, &input_calls), counts, ended),
         ending,
-    )
+        said: voice.as_ref().map(StandInVoice::spoken).unwrap_or_default(),
+    }
 }
 
 #[test]
@@ -237,7 +263,7 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>) -> (Vec<P
 fn a_whole_game_phase_by_phase_and_waiting_for_the_person_asks_one_touch_read_and_one_button_read_a_poll(
 ) {
     crate::require_fuse!();
-    let (phases, _) = a_game_of_a_person(Duration::ZERO, Counted::from_env());
+    let phases = a_game_of_a_person(Duration::ZERO, Counted::from_env(), false).phases;
     let working = total(&phases, |t| !is_waiting(t));
     let waiting = total(&phases, is_waiting);
     eprintln!(
@@ -293,9 +319,11 @@ fn phase<'a>(phases: &'a [Phase], title: &str) -> Option<&'a Phase> {
 /// The brick's pace: every attribute access costs [`ACCESS_COST`], the harshest published
 /// figure, and when `scripts/arm-instructions.sh` runs the suite, every instruction of the
 /// program (its ARM build under qemu) [`INSTRUCTION_COST`]; run by the plain suite, the
-/// program's own computation keeps the host's pace. The same game at full speed first, then
-/// at the brick's pace: it must end the same way, and reading the paper and the board (the
-/// blank read and the turns' reads together) may take at most a quarter longer.
+/// program's own computation keeps the host's pace. The robot speaks through a stand-in espeak
+/// that, at the brick's pace, takes its share of the CPU while it speaks
+/// ([`ESPEAK_SHARE`]). The same game at full speed first, then at the brick's pace: it must end
+/// the same way, and reading the paper and the board (the blank read and the turns' reads
+/// together) may take at most a quarter longer.
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_most_a_quarter_longer(
@@ -308,16 +336,28 @@ fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_
     } else {
         "the program's own computation at the host's pace".to_string()
     };
-    let (full, full_ending) = a_game_of_a_person(Duration::ZERO, counted);
-    let (paced, paced_ending) = a_game_of_a_person(ACCESS_COST, paced_program);
+    let full = a_game_of_a_person(Duration::ZERO, counted, true);
+    let paced = a_game_of_a_person(ACCESS_COST, paced_program, true);
     eprintln!(
-        "at full speed:\n{}at the brick's pace ({} ms an access, {cpu}):\n{}",
-        table(&full),
+        "at full speed:\n{}at the brick's pace ({} ms an access, {cpu}; espeak taking {:.0} % \
+         of the CPU while it speaks):\n{}the voice said {} sentences at full speed, {} ({:.1} s \
+         in all) at the brick's pace",
+        table(&full.phases),
         ACCESS_COST.as_secs_f64() * 1000.0,
-        table(&paced)
+        ESPEAK_SHARE * 100.0,
+        table(&paced.phases),
+        full.said.len(),
+        paced.said.len(),
+        paced.said.iter().map(|(_, s)| s).sum::<f64>()
     );
+    assert!(!paced.said.is_empty(), "the voice said nothing");
     let title = |line: &str| line.split(']').next().unwrap_or_default().to_string();
-    assert_eq!(title(&paced_ending), title(&full_ending), "{paced_ending}");
+    assert_eq!(
+        title(&paced.ending),
+        title(&full.ending),
+        "{}",
+        paced.ending
+    );
     // The reads together: the blank read alone took 19.1 to 23.5 s in nine games at full
     // speed (how many passes the ruler's crossings need depends on the noise each run draws),
     // so two single reads can differ by a fifth with nothing changed; the paper's read and
@@ -333,7 +373,7 @@ fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_
             })
             .sum()
     };
-    let (at_full, at_pace) = (reading(&full), reading(&paced));
+    let (at_full, at_pace) = (reading(&full.phases), reading(&paced.phases));
     assert!(
         at_pace <= 1.25 * at_full,
         "reading the paper and the board: {at_pace:.1} s at the brick's pace against \

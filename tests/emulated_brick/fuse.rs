@@ -30,7 +30,7 @@ pub fn lock(tree: &Mutex<Tree>) -> MutexGuard<'_, Tree> {
 /// Makes the program wait what its access would cost on a brick ([`Tree::access_cost`]), the
 /// tree held meanwhile: one access at a time, as the brick's one CPU serves them.
 fn pay_for(tree: &Tree) {
-    wait(tree.access_cost);
+    wait(tree.cost_now(tree.access_cost));
 }
 
 fn wait(cost: Duration) {
@@ -204,7 +204,7 @@ impl Filesystem for EmulatedBrick {
         };
         if kind == Some(DeviceFile::Keys) {
             tree.input_calls.push(std::time::Instant::now());
-            wait(tree.input_call_cost);
+            wait(tree.cost_now(tree.input_call_cost));
         } else {
             tree.accesses.push(std::time::Instant::now());
             pay_for(&tree);

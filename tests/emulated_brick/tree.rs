@@ -6,6 +6,7 @@ use ev3_tictactoe::config::RobotConfig;
 use ev3_tictactoe::hw::sim::SimSettings;
 use fuser::Errno;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The device files under `dev/`.
@@ -49,6 +50,10 @@ pub struct Tree {
     pub input_calls: Vec<Instant>,
     /// What each of those costs the program (zero: the host's own pace).
     pub input_call_cost: Duration,
+    /// Another program sharing the brick's one CPU: while this file exists, it takes this
+    /// share, and every access costs the program that much more (the voice, see brick_games'
+    /// stand_in_voice.rs).
+    pub cpu_shared: Option<(PathBuf, f64)>,
     /// Keys held down (Linux key codes), each until its instant.
     pub keys_down: Vec<(u16, Instant)>,
     /// The robot behind the motor and sensor files, if it moves.
@@ -58,6 +63,17 @@ pub struct Tree {
 pub const CLASS: &str = "sys/class";
 
 impl Tree {
+    /// What an access that costs `cost` on an idle brick costs now: more while another
+    /// program takes a share of the CPU ([`Tree::cpu_shared`]).
+    pub(super) fn cost_now(&self, cost: Duration) -> Duration {
+        match &self.cpu_shared {
+            Some((while_there, share)) if !cost.is_zero() && while_there.exists() => {
+                cost.div_f64(1.0 - share)
+            }
+            _ => cost,
+        }
+    }
+
     pub(super) fn register(&mut self, path: &str) {
         if !self.paths.iter().any(|p| p == path) {
             self.paths.push(path.to_string());
