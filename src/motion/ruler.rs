@@ -338,6 +338,16 @@ mod tests {
             if case % 4 == 3 {
                 readings.iter_mut().for_each(|r| r.0 += 0.37);
             }
+            // Out and back, as the ruler crosses: every position read twice or more, with
+            // noise of its own each time.
+            for _ in 0..case % 3 {
+                let back: Vec<(f64, f64)> = readings
+                    .iter()
+                    .rev()
+                    .map(|&(at, percent)| (at, percent + rng.random_range(-3.0..3.0)))
+                    .collect();
+                readings.extend(back);
+            }
             let Some(fix) = locate_line(&readings, 0.0, 20.0, spot) else {
                 continue;
             };

@@ -32,8 +32,13 @@ pub const ONE_CALL_ACCESS_COST: Duration = Duration::from_micros(870);
 /// instructions"), rounded up.
 const WAITING_INSTRUCTIONS_SHARE: f64 = 0.003;
 
-/// Issue 32's budget while the program waits for the person or sits in the menu.
+/// The same while the robot works: 4.5 % in the ARM count of session 18.
+const WORKING_INSTRUCTIONS_SHARE: f64 = 0.045;
+
+/// Issue 32's budgets: while the program waits for the person or sits in the menu, and while
+/// the robot works (not held here: docs/figures.md says where it stands).
 const WAITING_BUDGET: f64 = 0.03;
+const WORKING_BUDGET: f64 = 0.25;
 
 /// What one key-state request (EVIOCGKEY) to the buttons' input device costs: no driver writes
 /// an attribute out for it, the input core copies its key bitmap (`evdev_handle_get_val` in
@@ -283,15 +288,17 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
 /// A whole game, screen by screen: what it asks of the brick, and issue 32's budget while the
 /// program waits, for the person's press or for a button: at most 3 % of the brick, each read
 /// at the harshest cost measured for a read made as this program makes it
-/// ([`ONE_CALL_ACCESS_COST`]). (While it works the budget is 25 %; the table prints where that
-/// stands, which is not within it: docs/figures.md.)
+/// ([`ONE_CALL_ACCESS_COST`]). While the robot works the budget is 25 %, and the test prints
+/// where it stands at that cost; it is not held, as it stands on the line (docs/figures.md).
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
 fn a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent_of_the_brick_one_touch_read_and_one_button_read_a_poll(
 ) {
     crate::require_fuse!();
     let phases = a_game_of_a_person(Duration::ZERO, Counted::from_env(), false).phases;
-    let working = total(&phases, |t| !is_waiting(t));
+    // The notice of a first start waits for a button, as the menu does: not work.
+    let notice = phase(&phases, "No robot.json").expect("the first start's notice");
+    let working = total(&phases, |t| !is_waiting(t) && t != notice.title);
     let waiting = total(&phases, is_waiting);
     eprintln!(
         "{}working: {:.0} accesses/s and {:.0} key-state requests/s ({:.0} % of the brick at {} \
@@ -329,13 +336,16 @@ fn a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent
         |phase: &Phase, otherwise: f64| phase.instructions_share().unwrap_or(otherwise);
     let waiting_share =
         waiting.share_at(ONE_CALL_ACCESS_COST) + instructions(&waiting, WAITING_INSTRUCTIONS_SHARE);
+    let working_share =
+        working.share_at(ONE_CALL_ACCESS_COST) + instructions(&working, WORKING_INSTRUCTIONS_SHARE);
     eprintln!(
-        "at {} ms a read made in one call: {:.1} % of the brick while waiting (budget {:.0} %), \
-         {:.1} % while working, its instructions not counted",
+        "at {} ms a read made in one call, with the program's instructions: {:.1} % of the \
+         brick while waiting (budget {:.0} %), {:.1} % while working (budget {:.0} %)",
         ONE_CALL_ACCESS_COST.as_secs_f64() * 1000.0,
         waiting_share * 100.0,
         WAITING_BUDGET * 100.0,
-        working.share_at(ONE_CALL_ACCESS_COST) * 100.0
+        working_share * 100.0,
+        WORKING_BUDGET * 100.0
     );
     assert!(
         waiting_share <= WAITING_BUDGET,
@@ -343,8 +353,6 @@ fn a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent
         waiting_share * 100.0,
         table(&phases)
     );
-    // The notice of a first start waits for a button, as the menu does.
-    let notice = phase(&phases, "No robot.json").expect("the first start's notice");
     let notice_share =
         notice.share_at(ONE_CALL_ACCESS_COST) + instructions(notice, WAITING_INSTRUCTIONS_SHARE);
     assert!(

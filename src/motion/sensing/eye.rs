@@ -24,6 +24,7 @@
 
 use super::super::ruler;
 use crate::physical::strip_cover;
+use std::collections::HashMap;
 
 /// One sweep across one grid line: each reading's place along the sweep (degrees) and value
 /// (percent), and where the line was drawn.
@@ -131,7 +132,14 @@ pub fn measure_eye(
     if first.len() < 2 {
         return None;
     }
-    let guess = best_spot(&first, mm_per_deg, line_mm)?;
+    // Both scans and the contrast try many of the same spots: each spot's covers are kept
+    // for them all.
+    let mut spot_covers = SpotCovers {
+        mm_per_deg,
+        line_mm,
+        by_spot: HashMap::new(),
+    };
+    let guess = best_spot(&first, &mut spot_covers)?;
     // Placed again with the spot just found, then the spot measured on those places; unless
     // it is only a least width, whose shape runs off the readings and places nothing well.
     let lines = if guess.at_least {
@@ -146,12 +154,12 @@ pub fn measure_eye(
         mm: spot_mm,
         uncertainty_mm: spot_uncertainty_mm,
         at_least,
-    } = best_spot(&lines, mm_per_deg, line_mm)?;
-    let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
+    } = best_spot(&lines, &mut spot_covers)?;
+    let covers = spot_covers.of(spot_mm);
     let mut contrasts: Vec<f64> = lines
         .iter()
         .filter_map(|&(crossing, centre)| {
-            let fit = fit_dip(&crossing.readings, centre, &mut covers)?;
+            let fit = fit_dip(&crossing.readings, centre, covers)?;
             (fit.level > 0.0).then(|| fit.depth / fit.level)
         })
         .collect();
@@ -178,7 +186,8 @@ struct SpotFit {
 
 /// The spot whose dips at `lines`' centres leave the least unexplained, and its one-sigma
 /// half-width: first in whole millimetres, then in tenths around the best.
-fn best_spot(lines: &[(&LineCrossing, f64)], mm_per_deg: f64, line_mm: f64) -> Option<SpotFit> {
+fn best_spot(lines: &[(&LineCrossing, f64)], spot_covers: &mut SpotCovers) -> Option<SpotFit> {
+    let (mm_per_deg, line_mm) = (spot_covers.mm_per_deg, spot_covers.line_mm);
     // The widest dip every crossing has paper beyond on both sides.
     let widest = lines
         .iter()
@@ -195,16 +204,16 @@ fn best_spot(lines: &[(&LineCrossing, f64)], mm_per_deg: f64, line_mm: f64) -> O
     if widest < SMALLEST_SPOT_MM {
         return None;
     }
-    let unexplained = |spot_mm: f64| -> Option<f64> {
-        let mut covers = Covers::new(mm_per_deg, line_mm, spot_mm);
+    let mut unexplained = |spot_mm: f64| -> Option<f64> {
+        let covers = spot_covers.of(spot_mm);
         lines
             .iter()
             .map(|&(crossing, centre)| {
-                fit_dip(&crossing.readings, centre, &mut covers).map(|fit| fit.residual)
+                fit_dip(&crossing.readings, centre, covers).map(|fit| fit.residual)
             })
             .sum()
     };
-    let scan = |from: f64, to: f64, step: f64| -> Vec<(f64, f64)> {
+    let mut scan = |from: f64, to: f64, step: f64| -> Vec<(f64, f64)> {
         let steps = ((to - from) / step).round() as i32;
         (0..=steps)
             .map(|i| from + f64::from(i) * step)
@@ -249,9 +258,29 @@ struct Covers {
     mm_per_deg: f64,
     line_mm: f64,
     spot_mm: f64,
-    /// The cover at `(k - reach) / 4` degrees for `k` in `0..=2 * reach`, once asked for.
+    /// The cover at `k / 4` degrees either side of the line for `k` in `0..=reach`, once asked
+    /// for: a strip through the middle of a disc covers it alike at the same distance either
+    /// side, and [`strip_cover`] gives the two bit for bit (its arcsine and square root are
+    /// odd and even, IEEE arithmetic rounds a sum and its negation alike).
     quarters: Vec<Option<f64>>,
     reach: i64,
+}
+
+/// The [`Covers`] of every spot tried for one sheet's lines, by the spot's width.
+struct SpotCovers {
+    mm_per_deg: f64,
+    line_mm: f64,
+    by_spot: HashMap<u64, Covers>,
+}
+
+impl SpotCovers {
+    /// The covers of a spot `spot_mm` wide, kept from any earlier fit with that spot.
+    fn of(&mut self, spot_mm: f64) -> &mut Covers {
+        let (mm_per_deg, line_mm) = (self.mm_per_deg, self.line_mm);
+        self.by_spot
+            .entry(spot_mm.to_bits())
+            .or_insert_with(|| Covers::new(mm_per_deg, line_mm, spot_mm))
+    }
 }
 
 impl Covers {
@@ -262,7 +291,7 @@ impl Covers {
             mm_per_deg,
             line_mm,
             spot_mm,
-            quarters: vec![None; 2 * reach as usize + 1],
+            quarters: vec![None; reach as usize + 1],
             reach,
         }
     }
@@ -275,7 +304,7 @@ impl Covers {
         if quarters.fract() != 0.0 || quarters.abs() > self.reach as f64 {
             return direct(x_deg);
         }
-        let k = (quarters as i64 + self.reach) as usize;
+        let k = quarters.abs() as usize;
         match self.quarters[k] {
             Some(cover) => cover,
             None => {
