@@ -236,7 +236,7 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
         }
         (counted, _) => counted,
     };
-    // The buttons' requests cost what the attributes' do, scaled as the cited figures are.
+    // At the brick's pace the buttons' key-state requests cost the input device's figure.
     brick.tree().input_call_cost = if access_cost.is_zero() {
         Duration::ZERO
     } else {
