@@ -42,11 +42,11 @@ pub struct Ev3Motor {
     /// The ramps runs are to have: written before a run when the driver has others (every
     /// stop takes them off).
     ramps: Ramps,
-    /// The set points last written through this handle, as written: the driver keeps each
-    /// until it is written again or a `reset` (`tacho_motor_class.c` sends a run with the set
-    /// points as they stand), so one that has not changed is not written again. On the brick
-    /// each write costs milliseconds (docs/figures.md, "What a game asks of the brick"), and a
-    /// move's legs mostly repeat the speed and always the stop action.
+    /// The set points last written through this handle, as written (empty: unknown): the
+    /// driver keeps each until it is written again or a `reset` (`tacho_motor_class.c` sends a
+    /// run with the set points as they stand), so one that has not changed is not written
+    /// again. On the brick each write costs milliseconds (docs/figures.md, "What a game asks of
+    /// the brick"), and a move's legs mostly repeat the speed and always the stop action.
     written: HashMap<&'static str, String>,
 }
 
@@ -126,15 +126,18 @@ impl Ev3Motor {
     }
 
     /// Writes set point `name` unless this handle last wrote it with the same `value`. A
-    /// write that fails leaves the driver's value unknown, so the next one is made.
+    /// write that fails leaves the driver's value unknown (kept as empty, which no set point
+    /// is written as), so the next one is made. One look-up a call: on the brick's CPU each
+    /// is a SipHash of the name.
     fn set_kept(&mut self, name: &'static str, value: impl Display) -> Result<(), HwError> {
         let text = value.to_string();
-        if self.written.get(name) == Some(&text) {
+        let kept = self.written.entry(name).or_default();
+        if *kept == text {
             return Ok(());
         }
-        self.written.remove(name);
+        kept.clear();
         self.attributes.set(name, &text)?;
-        self.written.insert(name, text);
+        *kept = text;
         Ok(())
     }
 
