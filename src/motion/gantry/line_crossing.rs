@@ -50,11 +50,17 @@ const PRECISION_MM: f64 = 0.12;
 
 impl Gantry {
     /// A line of `axis` with an empty square on either side, and which two squares across it:
-    /// lines and squares nearer the board's middle first.
+    /// lines the blank read measured first (a check of one it did not only takes its measure),
+    /// then lines and squares nearer the board's middle.
     pub(super) fn clean_crossing(&self, axis: Axis, empty: &[Cell]) -> Option<(usize, usize)> {
         let n = self.config.board.size;
+        let measured = |line: usize| {
+            self.grid_as_drawn
+                .as_ref()
+                .is_some_and(|drawn| drawn.line(axis, line).is_some())
+        };
         let mut lines: Vec<usize> = (1..n).collect();
-        lines.sort_by_key(|&k| (2 * k).abs_diff(n));
+        lines.sort_by_key(|&k| (!measured(k), (2 * k).abs_diff(n)));
         let mut across: Vec<usize> = (0..n).collect();
         across.sort_by_key(|&k| (2 * k + 1).abs_diff(n));
         lines.into_iter().find_map(|line| {

@@ -93,9 +93,21 @@ impl GridAsDrawn {
             .and_then(|l| l.2)
     }
 
-    /// Takes `offset` as its line's measure where that line had none; says whether it did.
+    /// What a crossing of `axis`'s line `line` is held against: its own measure, or else the
+    /// measure of another line of the same axis. Lines of one axis drawn in one go lie within
+    /// a few tenths of a millimetre of each other against where the pen was sent (measured on
+    /// the simulator: 0 to 0.3 mm apart, every line of three demo sheets), far less than a
+    /// nudge the squares follow; a line measured only when first crossed mid-game would take
+    /// as drawn whatever nudge came before, and the squares would not follow it.
+    pub fn held_against(&self, axis: Axis, line: usize) -> Option<f64> {
+        self.line(axis, line)
+            .or_else(|| self.lines.iter().filter(|l| l.0 == axis).find_map(|l| l.2))
+    }
+
+    /// Takes `offset` as its axis's measure where no line of that axis had one (a game taken up
+    /// again after a crash, a fit not sure when the grid was drawn); says whether it did.
     fn adopt(&mut self, axis: Axis, offset: LineOffset) -> bool {
-        if self.line(axis, offset.line).is_some() {
+        if self.held_against(axis, offset.line).is_some() {
             return false;
         }
         self.lines.retain(|l| !(l.0 == axis && l.1 == offset.line));
@@ -131,8 +143,8 @@ impl Gantry {
             if let Some(offset) = before.axis(axis) {
                 if drawn.adopt(axis, offset) {
                     log::info!(
-                        "the {axis}'s line {} at {} had no measure from when it was drawn: \
-                         taking it as it is now ({})",
+                        "the {axis} had no line measured when the grid was drawn: taking line \
+                         {} at {} as it is now ({})",
                         offset.line,
                         offset.across,
                         self.describe_offsets(before.columns, before.rows)
@@ -283,24 +295,31 @@ impl Gantry {
         self.draw(&grid)
     }
 
-    /// Measures every line of the grid just after it was drawn, between the squares nearest
-    /// the board's middle: later checks hold each line against that measure.
+    /// Measures one line of each axis just after the grid was drawn, the one a check crosses
+    /// first (nearest the board's middle, between its middle squares): later checks hold each
+    /// line against that measure, and cross a measured line while it has a clean crossing.
+    ///
+    /// Why one and not every line: each crossing at the blank read's precision takes 3 to 4.5
+    /// s (two to four passes out and back), and the four of a 3 x 3 grid took 13.4 to 14.6 s
+    /// of the 32.5 s a person waited for their first move (docs/figures.md). A line a check
+    /// must cross later with no measure yet is measured then (see [`Gantry::check_grid`]), as
+    /// a game taken up again after a crash always did.
     pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
-        let n = self.config.board.size;
-        let across = (n - 1) / 2;
+        let every = self.all_squares();
         let mut drawn = GridAsDrawn::default();
         for axis in [Axis::Columns, Axis::Rows] {
-            for line in 1..n {
-                let (at, across_deg) = self.crossing_place(axis, line, across);
-                let found = self.guarded(|g| {
-                    g.move_pen(0)?;
-                    g.cross_line(axis, at, across_deg, Look::JustDrawn)
-                })?;
-                drawn.lines.push((axis, line, found));
-            }
+            let Some((line, across)) = self.clean_crossing(axis, &every) else {
+                continue;
+            };
+            let (at, across_deg) = self.crossing_place(axis, line, across);
+            let found = self.guarded(|g| {
+                g.move_pen(0)?;
+                g.cross_line(axis, at, across_deg, Look::JustDrawn)
+            })?;
+            drawn.lines.push((axis, line, found));
         }
         log::info!(
-            "the grid as drawn, each line against where the pen was sent: {}",
+            "the grid as drawn, against where the pen was sent: {}",
             self.describe_lines(&drawn)
         );
         self.grid_as_drawn = Some(drawn);
@@ -375,7 +394,7 @@ impl Gantry {
     /// `None` unless both measured it.
     fn moved_since_drawn(&self, place: &GridPlace, axis: Axis) -> Option<f64> {
         let now = place.axis(axis)?;
-        let then = self.grid_as_drawn.as_ref()?.line(axis, now.line)?;
+        let then = self.grid_as_drawn.as_ref()?.held_against(axis, now.line)?;
         Some(now.deg - then)
     }
 
