@@ -268,3 +268,39 @@ fn a_lamp_switched_on_while_the_blank_paper_is_read_makes_no_mark() {
     let voided: usize = rows.iter().map(|r| r.voided.len()).sum();
     assert_eq!(voided, 0, "games void by the lamp");
 }
+
+#[test]
+fn a_lamp_switched_on_between_two_rows_of_the_look_off_centre_makes_no_mark() {
+    // The harsh room's lamp switched on at each half second of the first read's look off
+    // centre (a noiseless sensor under the 12 mm spot, every 10 ms, a dot in the top left
+    // square), 37 to 43 s into the world. At 40 s the middle left square, read 0.15 s before
+    // the lamp came on, was judged against a slope of 5 % a row through the rest and taken for
+    // a mark, on both its lines; it is now looked at again, in the light of its own moment.
+    let mut invented = Vec::new();
+    for half_seconds in 74..=86 {
+        let lamp_on_at_s = f64::from(half_seconds) / 2.0;
+        let room = RoomLight {
+            lamp_on_at_s,
+            ..RoomLight::harsh()
+        };
+        let condition = Condition {
+            pen: PENS[0],
+            spot_mm: 12.0,
+            noise_percent: 0.0,
+            sample_ms: 10,
+            room: Room::Other(room),
+        };
+        let row = read_everywhere(HandMark::Dot, condition, 7).unwrap();
+        assert!(
+            row.voided.is_empty(),
+            "lamp at {lamp_on_at_s} s: a game void"
+        );
+        if !row.false_marks.is_empty() {
+            invented.push(format!(
+                "lamp at {lamp_on_at_s} s:\n{}",
+                row.evidence.join("\n")
+            ));
+        }
+    }
+    assert!(invented.is_empty(), "{}", invented.join("\n"));
+}

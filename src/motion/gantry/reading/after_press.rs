@@ -25,7 +25,7 @@
 //! seconds between ([`PaperLight::strays_from`]). If they do not (a lamp switched between
 //! them), the light is said to have moved and the turn reads the whole board again as before.
 //! And a single mark among the squares kept from the first look is looked at again
-//! ([`Gantry::look_again_after_shadow`]): one square read just before a lamp came on looks,
+//! ([`Gantry::look_again_at_lone_mark`]): one square read just before a lamp came on looks,
 //! against paper read after, exactly like a mark.
 //!
 //! Measured on the whole matrix, one run each, with the other changes of the same session
@@ -55,7 +55,7 @@ const FEWEST_READ_AGAIN: usize = 3;
 
 /// The most looks again at a square the first look took for a mark while the light may have
 /// fooled it: one, and one more when the light changed during the first of them (see
-/// [`Gantry::look_again_after_shadow`]).
+/// [`Gantry::look_again_at_lone_mark`]).
 const LOOKS_AGAIN: usize = 2;
 
 impl Gantry {
@@ -140,17 +140,14 @@ impl Gantry {
                 light_may_have_fooled(&first_look, &first_light, cell, empty, read_began)
             };
             if fooled {
-                let stage = self.start_stage();
-                let seen = self.look_again_after_shadow(blank, empty, cell, read_began, light)?;
-                let looked = self.end_stage(stage, 1);
-                self.last_read.add_close(looked);
-                if let Some(seen_in_good_light) = seen {
-                    let reading = readings
-                        .iter_mut()
-                        .find(|r| r.cell == cell)
-                        .expect("a marked square has a reading");
-                    *reading = seen_in_good_light;
-                }
+                self.look_again_at_lone_mark(
+                    (blank, empty),
+                    readings,
+                    cell,
+                    read_began,
+                    light,
+                    &[0],
+                )?;
             }
         }
         Ok((light, moved))
@@ -205,14 +202,15 @@ impl Gantry {
         Ok(moved)
     }
 
-    /// Looks again at `cell`, which the first look took for the one new mark while a person's
-    /// shadow may still have lain on the paper: once [`SHADOW_AFTER_PRESS`] has passed since
-    /// the read began, along the centre lines of its row's empty squares and the nearest
-    /// rows' (whose paper measures the light anew), and judges it by that look alone: ink
-    /// stays, a shadow goes. `None` when that look sees a mark there too, or a faint one; else
-    /// the square as that look saw it, to stand for the first look's. (A hint of a dip is not
-    /// enough: at 4 % noise one look shows a hint on blank paper often enough to keep a
-    /// shadow's mark.)
+    /// Looks again at `cell`, which a look took for the one new mark while a person's shadow
+    /// may still have lain on the paper or the light changed: once [`SHADOW_AFTER_PRESS`] has
+    /// passed since the read began, along `lines` (those of the look that marked it) through
+    /// its row's empty squares and the nearest rows' (whose paper measures the light anew),
+    /// and judges it by that look alone: ink stays, a shadow or a lamp's step goes. When that
+    /// look sees no mark there, not even a faint one, the square in `readings` becomes as that
+    /// look saw it. (A hint of a dip is not enough: at 4 % noise one look shows a hint on blank
+    /// paper often enough to keep a shadow's mark.) The look counts among the read's close
+    /// looks.
     ///
     /// A look again that still sees the mark, in light that has changed since the look before
     /// it (`light_before`: the first look's, or the light of its squares and those read again
@@ -222,13 +220,38 @@ impl Gantry {
     /// square for a mark under the 12 mm spot at 4 % noise): the lamp came on a moment after
     /// the look again had read the square, the squares read after it 15 % brighter; judged in
     /// their light, the square read 11 % dark.
-    fn look_again_after_shadow(
+    pub(super) fn look_again_at_lone_mark(
         &mut self,
-        blank: &BlankPaper,
-        empty: &[Cell],
+        (blank, empty): (&BlankPaper, &[Cell]),
+        readings: &mut [SquareReading],
         cell: Cell,
         read_began: Duration,
         light_before: PaperLight,
+        lines: &[i32],
+    ) -> Result<()> {
+        let stage = self.start_stage();
+        let seen = self.look_again((blank, empty), cell, read_began, light_before, lines)?;
+        let looked = self.end_stage(stage, 1);
+        self.last_read.add_close(looked);
+        if let Some(seen_in_its_light) = seen {
+            let reading = readings
+                .iter_mut()
+                .find(|r| r.cell == cell)
+                .expect("a marked square has a reading");
+            *reading = seen_in_its_light;
+        }
+        Ok(())
+    }
+
+    /// The look of [`Gantry::look_again_at_lone_mark`]: `None` when it sees a mark there too,
+    /// or a faint one; else the square as it saw it.
+    fn look_again(
+        &mut self,
+        (blank, empty): (&BlankPaper, &[Cell]),
+        cell: Cell,
+        read_began: Duration,
+        light_before: PaperLight,
+        lines: &[i32],
     ) -> Result<Option<SquareReading>> {
         self.wait_out_the_shadow(read_began);
         // Its row's empty squares, and the nearest rows' until three others measure the light
@@ -245,7 +268,7 @@ impl Gantry {
             // it, may hold a slope across the board that was the shadow, not a lamp.
             self.paper_light.per_column = 0.0;
             let fast = self.first_look_speed();
-            self.look(&mut again, &row, fast, &[0], (blank, empty))?;
+            self.look(&mut again, &row, fast, lines, (blank, empty))?;
             let Some(reading) = again.into_iter().find(|r| r.cell == cell) else {
                 return Ok(None);
             };

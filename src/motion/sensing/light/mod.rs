@@ -451,6 +451,14 @@ impl PaperLight {
         self.past_drift(apart, other.error, other.read_at)
     }
 
+    /// True when the light's slope along the rows is steeper than a smooth drift makes over
+    /// `seconds_per_row`, the time its look took from one row to the next: a look reads the
+    /// rows one after another, so such a slope is the light changing while it went on (a lamp
+    /// switched), which a plane through the squares follows only roughly.
+    pub fn changed_along_the_rows(&self, seconds_per_row: f64) -> bool {
+        self.per_row.abs() > DRIFT_PER_S * seconds_per_row
+    }
+
     /// How far the paper squares in `blank` (read at another moment, every one judged blank)
     /// lie from this light on average, when that is more than [`LIGHT_CHANGED`] and the
     /// errors allow, beyond a smooth drift (`DRIFT_PER_S`) over the time between: the light
