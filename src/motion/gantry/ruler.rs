@@ -308,6 +308,8 @@ impl Gantry {
     /// of the 32.5 s a person waited for their first move (docs/figures.md). A check that must
     /// cross the other line holds it against this one ([`GridAsDrawn::held_against`]).
     pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
+        // Which line is crossed must not lean on an earlier sheet's measures.
+        self.grid_as_drawn = None;
         let every = self.all_squares();
         let mut drawn = GridAsDrawn::default();
         for axis in [Axis::Columns, Axis::Rows] {
@@ -393,8 +395,8 @@ impl Gantry {
         }
     }
 
-    /// How far `place` has an axis's line from where the blank read found that same line;
-    /// `None` unless both measured it.
+    /// How far `place` has an axis's line from where the blank read found it (or its axis's
+    /// other line: [`GridAsDrawn::held_against`]); `None` unless both were measured.
     fn moved_since_drawn(&self, place: &GridPlace, axis: Axis) -> Option<f64> {
         let now = place.axis(axis)?;
         let then = self.grid_as_drawn.as_ref()?.held_against(axis, now.line)?;

@@ -200,17 +200,21 @@ impl Gantry {
         rows.dedup();
         let seconds_per_row = took.as_secs_f64() / rows.len().max(1) as f64;
         let light = self.paper_light;
-        let changed = light.changed_along_the_rows(seconds_per_row)
-            || light.step.is_some_and(|step| step.straddles(cell));
-        if changed {
-            log::info!(
-                "{} looked marked on the look off centre, as the light changed while it went \
-                 on ({:+.1} % a row): looking at it again",
-                self.square_name(cell),
+        let how = if light.step.is_some_and(|step| step.straddles(cell)) {
+            "the light stepped as it was read".to_string()
+        } else if light.changed_along_the_rows(seconds_per_row) {
+            format!(
+                "the light changed by {:+.1} % a row while the look went on",
                 light.per_row * 100.0
-            );
-        }
-        changed.then_some(cell)
+            )
+        } else {
+            return None;
+        };
+        log::info!(
+            "{} looked marked on the look off centre, but {how}: looking at it again",
+            self.square_name(cell)
+        );
+        Some(cell)
     }
 
     /// The slow, dense look at `cells` along `lines`, its mark (if it makes one) judged in the
