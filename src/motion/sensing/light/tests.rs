@@ -208,6 +208,27 @@ fn light_that_drifts_smoothly_between_two_looks_has_not_moved_and_a_lamp_switche
 }
 
 #[test]
+fn a_square_kept_from_the_first_look_that_holds_a_mark_off_centre_does_not_move_the_light() {
+    // Squares read again in the light the first look's others are held to; of those kept,
+    // three read 2.5 % darker (a drift's worth, and the errors'), the fourth 10 %: the
+    // person's mark drawn off centre, judged blank on its centre line but darkening it.
+    let again = PaperLight::measure(3, &later(1.0, 2, &[5, 6, 7, 8]), at_blank());
+    let mark = Cell { row: 2, col: 2 };
+    let kept = |paper: f64| {
+        let dim = move |c: Cell| if c == mark { paper - 0.075 } else { paper };
+        board(dim, &[0, 1, 2, 3, 4])
+    };
+    assert_eq!(
+        again.strays_from(&kept(0.975)),
+        None,
+        "one square's mark is not light"
+    );
+    // A lamp between them moves every square: the mark does not hide it.
+    let strays = again.strays_from(&kept(0.88)).expect("a lamp between");
+    assert!((strays - 0.12).abs() < 1e-9, "{strays}");
+}
+
+#[test]
 fn paper_read_at_another_moment_strays_from_a_light_only_past_noise_and_drift() {
     // Squares read again two seconds after the first look's others, in the light it showed.
     let again = PaperLight::measure(3, &later(1.0, 2, &[6, 7, 8]), at_blank());
