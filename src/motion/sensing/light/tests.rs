@@ -208,6 +208,36 @@ fn light_that_drifts_smoothly_between_two_looks_has_not_moved_and_a_lamp_switche
 }
 
 #[test]
+fn two_groups_of_squares_read_seconds_apart_in_one_drifting_light_are_steady() {
+    // Every other square read first, the rest eight seconds later, 4.5 % brighter: the harsh
+    // drift (at most 0.52 % a second) over that time, which no plane across the board follows.
+    let first = [0, 2, 4, 6, 8];
+    let paper: Vec<PaperRatio> = board(|_| 1.0, &[])
+        .into_iter()
+        .map(|r| {
+            let later = !first.contains(&r.cell.index(3));
+            PaperRatio {
+                ratio: if later { 1.045 } else { 1.0 },
+                error: 0.002,
+                read_at: r.read_at + Duration::from_secs(if later { 8 } else { 0 }),
+                ..r
+            }
+        })
+        .collect();
+    let light = PaperLight::measure_in_one_light(3, &paper, at_blank());
+    assert!(light.steady, "{light:?}");
+    // Read at one moment, the same scatter is light that changed unevenly.
+    let at_once: Vec<PaperRatio> = paper
+        .iter()
+        .map(|r| PaperRatio {
+            read_at: Duration::ZERO,
+            ..*r
+        })
+        .collect();
+    assert!(!PaperLight::measure_in_one_light(3, &at_once, at_blank()).steady);
+}
+
+#[test]
 fn a_square_kept_from_the_first_look_that_holds_a_mark_off_centre_does_not_move_the_light() {
     // Squares read again in the light the first look's others are held to; of those kept,
     // three read 2.5 % darker (a drift's worth, and the errors'), the fourth 10 %: the
