@@ -180,7 +180,9 @@ impl PaperLight {
 
     /// As [`PaperLight::measure`], for paper known to have been read in one light (two
     /// groups of squares, each read at its own moment, held to each other first): no step in
-    /// time is fitted between them, only a level or a plane.
+    /// time is fitted between them, only a level or a plane, and they may scatter about it by
+    /// half what a smooth drift moves the light over the time they span before the light is
+    /// called unsteady.
     pub fn measure_in_one_light(
         size: usize,
         ratios: &[PaperRatio],
@@ -189,7 +191,8 @@ impl PaperLight {
         PaperLight::measured(size, ratios, before, false)
     }
 
-    /// [`PaperLight::measure`], trying a step in time only with `steps`.
+    /// [`PaperLight::measure`], trying a step in time only with `steps`; without, the paper
+    /// is one light read at two moments (see [`PaperLight::measure_in_one_light`]).
     fn measured(size: usize, ratios: &[PaperRatio], before: PaperLight, steps: bool) -> PaperLight {
         let steady_before = PaperLight {
             steady: true,
@@ -553,7 +556,6 @@ impl PaperLight {
     }
 }
 
-/// When the squares of `ratios` were read, on average.
 /// The seconds between the first and the last of `ratios` read.
 fn time_spanned(ratios: &[PaperRatio]) -> f64 {
     let first = ratios.iter().map(|r| r.read_at).min().unwrap_or_default();
@@ -561,6 +563,7 @@ fn time_spanned(ratios: &[PaperRatio]) -> f64 {
     (last - first).as_secs_f64()
 }
 
+/// When the squares of `ratios` were read, on average.
 fn mean_read_at(ratios: &[PaperRatio]) -> Duration {
     ratios.iter().map(|r| r.read_at).sum::<Duration>() / ratios.len().max(1) as u32
 }
