@@ -102,6 +102,16 @@ const UNSTEADY_SIGMAS: f64 = 4.0;
 /// sqrt(pi / 2).
 const MEDIAN_ERROR: f64 = 1.2533;
 
+/// How the paper a light is measured on was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReadAs {
+    /// In one look, one square after another: the light may have stepped in time within it.
+    OneLook,
+    /// In two groups, each at its own moment, already held to one light: no step is fitted
+    /// between them, and they may lie half a drift over the time between apart.
+    OneLightAtTwoMoments,
+}
+
 /// One empty square as the read saw it: how its centre line's readings now compare with its
 /// blank level (their median over that level), and how uncertain that ratio is (its standard
 /// error, as a share).
@@ -175,7 +185,7 @@ impl PaperLight {
     /// `before` (the last look's) where they are too few to tell light from ink: a single
     /// square cannot say whether it darkened by a mark or by the light.
     pub fn measure(size: usize, ratios: &[PaperRatio], before: PaperLight) -> PaperLight {
-        PaperLight::measured(size, ratios, before, true)
+        PaperLight::measured(size, ratios, before, ReadAs::OneLook)
     }
 
     /// As [`PaperLight::measure`], for paper known to have been read in one light (two
@@ -188,12 +198,16 @@ impl PaperLight {
         ratios: &[PaperRatio],
         before: PaperLight,
     ) -> PaperLight {
-        PaperLight::measured(size, ratios, before, false)
+        PaperLight::measured(size, ratios, before, ReadAs::OneLightAtTwoMoments)
     }
 
-    /// [`PaperLight::measure`], trying a step in time only with `steps`; without, the paper
-    /// is one light read at two moments (see [`PaperLight::measure_in_one_light`]).
-    fn measured(size: usize, ratios: &[PaperRatio], before: PaperLight, steps: bool) -> PaperLight {
+    /// [`PaperLight::measure`] of paper read as `read`.
+    fn measured(
+        size: usize,
+        ratios: &[PaperRatio],
+        before: PaperLight,
+        read: ReadAs,
+    ) -> PaperLight {
         let steady_before = PaperLight {
             steady: true,
             darker: None,
@@ -321,13 +335,12 @@ impl PaperLight {
         // harsh room's steepest drift: squares read again two to three seconds after the
         // first look's others scattered 2.5 % about one plane, past the 2 % allowed, and the
         // read was doubted whole (44 of the matrix's 556 doubts; none of its marks changed).
-        let drift_between = if steps {
-            0.0
-        } else {
-            DRIFT_PER_S * time_spanned(&paper) / 2.0
+        let drift_between = match read {
+            ReadAs::OneLook => 0.0,
+            ReadAs::OneLightAtTwoMoments => DRIFT_PER_S * time_spanned(&paper) / 2.0,
         };
         let allowed = LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error) + drift_between;
-        if steps && scatter > STEP_SIGMAS * mean_error {
+        if read == ReadAs::OneLook && scatter > STEP_SIGMAS * mean_error {
             // Perhaps the light stepped once while the look went on (a shadow lifting as the
             // person stepped back, a lamp switched): two levels, one before the step and one
             // after, then follow the paper far more closely than any plane, which only tilts
