@@ -285,6 +285,12 @@ impl Gantry {
                 self.measure_the_eye(&mut second);
             }
         }
+        let second = if grid_drawn {
+            self.second_read_in_one_light(&cells, paced, second)?
+        } else {
+            self.quiet_sensor = self.reads_quiet_when_still()?.0;
+            second
+        };
         let first_squares = self.each_square(&first)?;
         let second_squares = self.each_square(&second)?;
         // One noise for both reads' squares: the sensor's.
@@ -297,7 +303,6 @@ impl Gantry {
             square: self.square_name(cells[0]),
         })?;
         self.noise_percent = Some(pooled[0].noise);
-        self.quiet_sensor = self.reads_quiet_when_still()?;
         // The sweeps were timed before the noise was known: time them again with it.
         let sweeps: Vec<&[Sample]> = first
             .iter()

@@ -177,7 +177,9 @@ impl Gantry {
     /// colour sensor's firmware sends a value when it changes, so a repeat of a quiet one is
     /// its current value; see `docs/sensor.md`.) The judging keeps the slow count, as paper's
     /// own texture under a still sensor is not averaged away by reading it more often.
-    pub(super) fn reads_quiet_when_still(&mut self) -> Result<bool> {
+    ///
+    /// Returns the values read too, and when they were read (their middle).
+    pub(super) fn reads_quiet_when_still(&mut self) -> Result<(bool, Vec<u8>, Duration)> {
         let every = Duration::from_millis(self.config.sensing.sample_ms.max(1));
         // The sweep's run-out ends first: the carriage holds within a few polls.
         for _ in 0..STILL_SETTLE_POLLS {
@@ -188,6 +190,7 @@ impl Gantry {
             self.clock().sleep(every);
         }
         let mut values = Vec::with_capacity(STILL_READINGS);
+        let began = self.clock().now();
         for _ in 0..STILL_READINGS {
             self.check_stop()?;
             values.push(self.robot.light.reflected_percent()?);
@@ -207,7 +210,8 @@ impl Gantry {
                 "it flickers, so its changes time it"
             }
         );
-        Ok(quiet)
+        let middle = began + (self.clock().now() - began) / 2;
+        Ok((quiet, values, middle))
     }
 
     /// Whether the sensor kept one value held still over the blank paper, read just after the

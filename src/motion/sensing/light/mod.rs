@@ -48,7 +48,7 @@ pub const SLOPE_SQUARES: usize = 6;
 /// moves it at once. The harsh room's drift, 15 % from lowest to highest over a 90 s swing
 /// (docs/sensor.md, "The room"), is steepest at 15 % x pi / 90 s = 0.52 % a second; a drift
 /// steeper than this costs a read again, not a mark.
-const DRIFT_PER_S: f64 = 0.006;
+pub const DRIFT_PER_S: f64 = 0.006;
 
 /// A step of the light in time is fitted with at least this many paper squares read on each
 /// side of it: one level from one square is that square's noise.
