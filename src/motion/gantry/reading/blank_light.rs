@@ -47,9 +47,10 @@ pub const BLANK_READS: usize = 4;
 /// read 0.27 s after the lamp came on, stood 9 % above the others' ratios, each known to 2 %;
 /// the plane through all nine leaned towards it, and it lay only 2 standard errors from the
 /// plane through the other eight. The blank levels were held to one light they were not read
-/// in, and the game took two squares for marks. Over three draws of the noise (seeds 7 to 9)
-/// the harsh half of the detection matrix with that lamp took 1, 23 and 10 squares for marks,
-/// and voided 5 games; bracketed, none and none. Three standard errors: noise alone passes it
+/// in, and two later reads each took a blank square for the mark. Over three draws of the
+/// noise (seeds 7 to 9) the harsh half of the detection matrix with that lamp took 1, 23 and
+/// 10 squares for marks, and voided 5 games; bracketed, it took none and voided none. Three
+/// standard errors: noise alone passes it
 /// about once in 370 reads (none in 60 set-ups of the default simulator), which costs a read
 /// of the squares again; a lamp missed costs a game.
 const BRACKET_SIGMAS: f64 = 3.0;
@@ -58,7 +59,8 @@ const BRACKET_SIGMAS: f64 = 3.0;
 /// read before.
 const BRACKETED_READS_AGAIN: usize = 2;
 
-/// The square `rows` crossed first, with its readings in its window.
+/// The square `rows` crossed first, its window's centre (in degrees of the columns axis, in
+/// the spot's frame) and its readings in that window.
 fn first_crossed(rows: &[SweptRow]) -> Option<(crate::game::Cell, i32, Vec<Sample>)> {
     let (sweep, samples) = rows.first()?;
     sweep
