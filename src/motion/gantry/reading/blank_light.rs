@@ -147,14 +147,16 @@ impl Gantry {
             (still.len() as f64 * (sample.as_secs_f64() / period.as_secs_f64()).min(1.0)).max(1.0);
         let moved = now / then - 1.0;
         let error = noise * (1.0 / fresh_then.max(1.0) + 1.0 / fresh_now).sqrt() / then;
-        let swept_at = swept[swept.len() / 2].time;
-        let drift = DRIFT_PER_S * still_at.saturating_sub(swept_at).as_secs_f64();
+        let between = still_at
+            .saturating_sub(swept[swept.len() / 2].time)
+            .as_secs_f64();
+        let drift = DRIFT_PER_S * between;
         log::info!(
             "the light over {} at the blank read's end: {:+.1} % from when the read crossed it \
              ({:.1} s before; noise allows {:.1} %, a drift {:.1} %)",
             self.square_name(cell),
             moved * 100.0,
-            still_at.saturating_sub(swept_at).as_secs_f64(),
+            between,
             BRACKET_SIGMAS * error * 100.0,
             drift * 100.0
         );
