@@ -201,16 +201,18 @@ fn a_sensor_that_does_not_flicker_is_paced_by_the_reads_and_one_that_flickers_by
 }
 
 /// A robot set up as a game sets it up (homed, the sheet checked, the grid drawn, the blank
-/// paper read), with a 9 mm spot read every 20 ms at 4 % noise, in `room`; and the moment the
-/// blank paper's read began.
-fn set_up_in(
-    room: ev3_tictactoe::hw::sim::RoomLight,
-) -> (
-    SimRobot,
-    Gantry,
-    ev3_tictactoe::motion::gantry::BlankPaper,
-    Duration,
-) {
+/// paper read), with a 9 mm spot read every 20 ms at 4 % noise, in a room.
+struct SetUp {
+    sim: SimRobot,
+    gantry: Gantry,
+    blank: ev3_tictactoe::motion::gantry::BlankPaper,
+    /// When the sheet's check, the blank read's first read, began and ended.
+    check: std::ops::Range<Duration>,
+    /// When the blank read after the grid began.
+    blank_read_began: Duration,
+}
+
+fn set_up_in(room: ev3_tictactoe::hw::sim::RoomLight) -> SetUp {
     let mut config = RobotConfig::default();
     config.sensing.spot_mm = 9.0;
     config.sensing.sample_ms = 20;
@@ -224,11 +226,48 @@ fn set_up_in(
     let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
     let mut gantry = Gantry::new(sim.robot(), config);
     gantry.home().unwrap();
+    let check_began = sim.world().now();
     assert!(!gantry.used_sheet().unwrap().is_used());
+    let check = check_began..sim.world().now();
     gantry.draw_grid().unwrap();
-    let began = sim.world().now();
+    let blank_read_began = sim.world().now();
     let blank = gantry.read_blank_grid().unwrap();
-    (sim, gantry, blank, began)
+    SetUp {
+        sim,
+        gantry,
+        blank,
+        check,
+        blank_read_began,
+    }
+}
+
+/// A lamp of 15 % to one side, switched on `at_s` into the world.
+fn lamp_on_at(at_s: f64) -> ev3_tictactoe::hw::sim::RoomLight {
+    ev3_tictactoe::hw::sim::RoomLight {
+        lamp_percent: 15.0,
+        lamp_unevenness_percent: 10.0,
+        lamp_on_at_s: at_s,
+        ..Default::default()
+    }
+}
+
+/// The moments, from `began_s` at each `step_s`, at which a lamp switched on leaves a square
+/// of the blank board read as marked, with what was read.
+fn lamps_that_mark_a_square(began_s: f64, moments: u32, step_s: f64) -> Vec<(f64, NewMarks)> {
+    let mut marked = Vec::new();
+    for step in 0..moments {
+        let at_s = began_s + f64::from(step) * step_s;
+        let mut set_up = set_up_in(lamp_on_at(at_s));
+        set_up.sim.world().advance(Duration::from_secs(2));
+        let (seen, _) = set_up
+            .gantry
+            .read_new_marks(&set_up.blank, &all_cells())
+            .unwrap();
+        if seen != NewMarks::None {
+            marked.push((at_s, seen));
+        }
+    }
+    marked
 }
 
 #[test]
@@ -237,22 +276,20 @@ fn a_lamp_switched_on_while_the_blank_paper_is_read_again_leaves_no_square_marke
     // the one after the grid is drawn (it takes 6 to 7 s at this pace): switched on as its last
     // square or two were crossed, the two reads' ratios under this noise did not show it, and
     // the squares' blank levels were held to a light they were not read in.
-    let lamp = |at_s: f64| ev3_tictactoe::hw::sim::RoomLight {
-        lamp_percent: 15.0,
-        lamp_unevenness_percent: 10.0,
-        lamp_on_at_s: at_s,
-        ..Default::default()
-    };
-    let (_, _, _, began) = set_up_in(lamp(1e6));
-    let mut marked = Vec::new();
-    for half_seconds in 0..=16 {
-        let at_s = began.as_secs_f64() + f64::from(half_seconds) / 2.0;
-        let (sim, mut gantry, blank, _) = set_up_in(lamp(at_s));
-        sim.world().advance(Duration::from_secs(2));
-        let (seen, _) = gantry.read_new_marks(&blank, &all_cells()).unwrap();
-        if seen != NewMarks::None {
-            marked.push((at_s, seen));
-        }
-    }
+    let began = set_up_in(lamp_on_at(1e6)).blank_read_began;
+    let marked = lamps_that_mark_a_square(began.as_secs_f64(), 17, 0.5);
+    assert!(marked.is_empty(), "{marked:?}");
+}
+
+#[test]
+fn a_lamp_switched_on_during_the_sheets_check_leaves_no_square_marked() {
+    // The sheet's check is the blank read's first read. A lamp switched on while it crossed
+    // the squares left some read in one light and the rest in another; where the step fell
+    // within a row, the plane through the two reads' ratios took part of it up, and the rest
+    // stayed in the blank levels for good.
+    let check = set_up_in(lamp_on_at(1e6)).check;
+    let (began, ended) = (check.start.as_secs_f64(), check.end.as_secs_f64());
+    let moments = ((ended - began) / 0.25).ceil() as u32;
+    let marked = lamps_that_mark_a_square(began, moments, 0.25);
     assert!(marked.is_empty(), "{marked:?}");
 }

@@ -1,6 +1,7 @@
 //! The blank read once the grid is drawn: each square's paper, the grid's own ink, and a sheet
 //! already used found before the grid is drawn.
 
+use super::blank_light::Bracketed;
 use super::sensor_timing::{eye_speed, fresh_period, reading_speed, second_read_speed};
 use super::sweeping::{by_square, SweptRow};
 use super::FIRST_LOOK_SPACING;
@@ -131,11 +132,16 @@ impl Gantry {
     /// own, as on a sheet left from the last game. Under a wide spot a thin mark may not stand
     /// out clearly enough, but the old grid's lines, crossed by every row, do.
     ///
-    /// A blank sheet's read is kept: it is the first of the blank read's two.
+    /// The check is bracketed in time (see `blank_light`): a lamp switched on while it reads
+    /// has it read the squares again. A blank sheet's read, in a light that held, is kept: it
+    /// is the first of the blank read's two.
     pub fn used_sheet(&mut self) -> Result<UsedSheet> {
         let cells = self.all_squares();
         self.sheet_read = None;
-        let rows = self.sweep_rows(&cells, self.first_look_speed(), &[0])?;
+        let fast = self.first_look_speed();
+        let rows = self.sweep_rows(&cells, fast, &[0])?;
+        let (rows, light_held) =
+            self.read_in_one_light(&cells, fast, rows, Bracketed::SheetCheck)?;
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
             .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
@@ -148,7 +154,7 @@ impl Gantry {
             marked: sensing::used_squares(&squares, &self.config.sensing),
             grid,
         };
-        if !used.is_used() {
+        if !used.is_used() && light_held {
             self.sheet_read = Some(rows);
         }
         Ok(used)
@@ -286,7 +292,8 @@ impl Gantry {
             }
         }
         let second = if grid_drawn {
-            self.second_read_in_one_light(&cells, paced, second)?
+            self.read_in_one_light(&cells, paced, second, Bracketed::SecondRead)?
+                .0
         } else {
             self.quiet_sensor = self.reads_quiet_when_still()?.0;
             second

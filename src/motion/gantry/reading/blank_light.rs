@@ -15,12 +15,15 @@
 //! both reads. If they do not, the light changed during one of them; the robot says so and
 //! reads again, and keeps the first two reads that agree, up to [`BLANK_READS`].
 //!
-//! Two reads' ratios show a lamp switched on halfway through a read, but not one switched on
-//! as it ends: a single square, under a noisy sensor, lies within the noise of the plane
-//! through the others. So the second read is bracketed in time as well: at its end the
-//! sensor is held still over the square it crossed first (the still read that times the
-//! sensor, taken there), and light that moved there since is read as the light changing
-//! during the read ([`BRACKET_SIGMAS`]).
+//! Two reads' ratios do not show every lamp switched on during one of them. Switched on as
+//! a read ends, it changes a single square, which under a noisy sensor lies within the noise
+//! of the plane through the others; switched on partway along a row, the plane through the
+//! ratios takes up part of the step and the rest stays in the levels. So both reads are
+//! bracketed in time: at a read's end the sensor is held still over the square it crossed
+//! first, and light that moved there since is read as the light changing during the read
+//! ([`BRACKET_SIGMAS`]); the squares are read again. The sheet's check that is so read again
+//! judges the sheet on its last read; if the light never held, it is not kept as the first
+//! read, and the blank read makes its own.
 
 use super::sweeping::{by_square, SweptRow};
 use super::{paper_ratios, BlankPaper};
@@ -81,47 +84,83 @@ fn mean_and_spread(values: &[f64]) -> (f64, f64) {
     (mean, variance.max(1.0 / 12.0).sqrt())
 }
 
+/// A read of the squares that is bracketed in time, and what its still read at the end is
+/// also for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bracketed {
+    /// The sheet's check, the blank read's first read: its still read is short
+    /// ([`CHECK_STILL_READINGS`]).
+    SheetCheck,
+    /// The blank read's second read: its still read also tells whether the sensor is quiet
+    /// (see [`Gantry::reads_quiet_when_still`]).
+    SecondRead,
+}
+
+impl Bracketed {
+    fn name(self) -> &'static str {
+        match self {
+            Bracketed::SheetCheck => "the sheet's check",
+            Bracketed::SecondRead => "the blank read's second read",
+        }
+    }
+}
+
+/// Still readings at the sheet's check's end. The bracket's error is mostly the check's own:
+/// it crosses a square at the first look's pace, six fresh readings
+/// ([`super::WINDOW_READINGS`]). Twelve still readings widen it by an eighth against the
+/// 32 of the quiet sensor's test (the square root of 1/6 + 1/12 against 1/6 + 1/32), for 0.4 s
+/// less at a reading every 20 ms.
+const CHECK_STILL_READINGS: usize = 12;
+
 impl Gantry {
-    /// The blank read's second read, `second` (its squares at twelve fresh readings each),
-    /// bracketed in time: the sensor is held still over the square it crossed first, which
-    /// also tells whether the sensor is quiet (see [`Gantry::reads_quiet_when_still`]), and if
-    /// the light there moved since the read crossed it, past noise and a drift, the squares
-    /// are read again (see [`BRACKET_SIGMAS`]). Returns the last read, whose light held.
-    pub(super) fn second_read_in_one_light(
+    /// `rows`, a read of `cells` at `speed`, bracketed in time (see the module's docs): the
+    /// sensor is held still over the square the read crossed first, and if the light there
+    /// moved since, past noise and a drift ([`BRACKET_SIGMAS`]), the squares are read again,
+    /// at most [`BRACKETED_READS_AGAIN`] times. Returns the last read, and whether its light
+    /// held.
+    pub(super) fn read_in_one_light(
         &mut self,
         cells: &[crate::game::Cell],
         speed: u32,
-        mut second: Vec<SweptRow>,
-    ) -> Result<Vec<SweptRow>> {
+        mut rows: Vec<SweptRow>,
+        bracketed: Bracketed,
+    ) -> Result<(Vec<SweptRow>, bool)> {
         for again in 0..=BRACKETED_READS_AGAIN {
-            let Some(moved) = self.light_moved_during(&second)? else {
-                return Ok(second);
+            let Some(moved) = self.light_moved_during(&rows, bracketed)? else {
+                return Ok((rows, true));
             };
             if again == BRACKETED_READS_AGAIN {
                 log::warn!(
-                    "the light kept changing while the blank paper was read (by {:+.0} % over \
-                     the last read of it): going on with it",
+                    "the light kept changing during {} (by {:+.0} % over the last read of it): \
+                     going on with it",
+                    bracketed.name(),
                     moved * 100.0
                 );
                 break;
             }
             log::warn!(
-                "the light changed while the blank paper was read: the square read first reads \
-                 {:+.0} % from what it read then, past the sensor's noise and a drift: reading \
-                 the squares again",
+                "the light changed during {}: the square read first reads {:+.0} % from what \
+                 it read then, past the sensor's noise and a drift: reading the squares again",
+                bracketed.name(),
                 moved * 100.0
             );
-            second = self.sweep_rows(cells, speed, &[0])?;
+            rows = self.sweep_rows(cells, speed, &[0])?;
         }
-        Ok(second)
+        Ok((rows, false))
     }
 
     /// Holds the sensor still over the square `rows` crossed first and says how far the light
-    /// there moved since, as a share, when past [`BRACKET_SIGMAS`]; sets whether the sensor is
-    /// quiet from the still readings.
-    fn light_moved_during(&mut self, rows: &[SweptRow]) -> Result<Option<f64>> {
+    /// there moved since, as a share, when past [`BRACKET_SIGMAS`]. After the blank read's
+    /// second read, sets whether the sensor is quiet from the still readings.
+    fn light_moved_during(
+        &mut self,
+        rows: &[SweptRow],
+        bracketed: Bracketed,
+    ) -> Result<Option<f64>> {
         let Some((cell, centre_deg, swept)) = first_crossed(rows) else {
-            self.quiet_sensor = self.reads_quiet_when_still()?.0;
+            if bracketed == Bracketed::SecondRead {
+                self.quiet_sensor = self.reads_quiet_when_still()?.0;
+            }
             return Ok(None);
         };
         let offset = self.config.sensing.sensor_offset_deg;
@@ -130,12 +169,18 @@ impl Gantry {
             centre_deg + offset.columns,
             rows_deg + offset.rows,
         ))?;
-        let (quiet, still, still_at) = self.reads_quiet_when_still()?;
-        self.quiet_sensor = quiet;
+        let (still, still_at) = match bracketed {
+            Bracketed::SheetCheck => self.read_held_still(CHECK_STILL_READINGS)?,
+            Bracketed::SecondRead => {
+                let (quiet, still, still_at) = self.reads_quiet_when_still()?;
+                self.quiet_sensor = quiet;
+                (still, still_at)
+            }
+        };
         let period = self.read_period();
         let sample = Duration::from_millis(self.config.sensing.sample_ms.max(1));
-        // The sensor's noise, for both means, from the still readings: there are more of them
-        // than of the sweep's, and they all fall on one spot of paper.
+        // The sensor's noise, for both means, from the still readings: they all fall on one
+        // spot of paper.
         let still_values: Vec<f64> = still.iter().map(|&p| f64::from(p)).collect();
         let (now, noise) = mean_and_spread(&still_values);
         let then = swept.iter().map(|s| f64::from(s.percent)).sum::<f64>() / swept.len() as f64;
@@ -152,9 +197,10 @@ impl Gantry {
             .as_secs_f64();
         let drift = DRIFT_PER_S * between;
         log::info!(
-            "the light over {} at the blank read's end: {:+.1} % from when the read crossed it \
-             ({:.1} s before; noise allows {:.1} %, a drift {:.1} %)",
+            "the light over {} at the end of {}: {:+.1} % from when the read crossed it ({:.1} \
+             s before; noise allows {:.1} %, a drift {:.1} %)",
             self.square_name(cell),
+            bracketed.name(),
             moved * 100.0,
             between,
             BRACKET_SIGMAS * error * 100.0,

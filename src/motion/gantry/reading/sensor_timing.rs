@@ -180,22 +180,7 @@ impl Gantry {
     ///
     /// Returns the values read too, and when they were read (their middle).
     pub(super) fn reads_quiet_when_still(&mut self) -> Result<(bool, Vec<u8>, Duration)> {
-        let every = Duration::from_millis(self.config.sensing.sample_ms.max(1));
-        // The sweep's run-out ends first: the carriage holds within a few polls.
-        for _ in 0..STILL_SETTLE_POLLS {
-            self.check_stop()?;
-            if !self.motor(Axis::Columns).state()?.running {
-                break;
-            }
-            self.clock().sleep(every);
-        }
-        let mut values = Vec::with_capacity(STILL_READINGS);
-        let began = self.clock().now();
-        for _ in 0..STILL_READINGS {
-            self.check_stop()?;
-            values.push(self.robot.light.reflected_percent()?);
-            self.clock().sleep(every);
-        }
+        let (values, middle) = self.read_held_still(STILL_READINGS)?;
         let (least, most) = (
             values.iter().min().copied().unwrap_or(0),
             values.iter().max().copied().unwrap_or(0),
@@ -210,8 +195,29 @@ impl Gantry {
                 "it flickers, so its changes time it"
             }
         );
-        let middle = began + (self.clock().now() - began) / 2;
         Ok((quiet, values, middle))
+    }
+
+    /// `count` readings of the sensor held still where the carriage stopped, one a sample
+    /// period apart, and when they were read (their middle).
+    pub(super) fn read_held_still(&mut self, count: usize) -> Result<(Vec<u8>, Duration)> {
+        let every = Duration::from_millis(self.config.sensing.sample_ms.max(1));
+        // The sweep's run-out ends first: the carriage holds within a few polls.
+        for _ in 0..STILL_SETTLE_POLLS {
+            self.check_stop()?;
+            if !self.motor(Axis::Columns).state()?.running {
+                break;
+            }
+            self.clock().sleep(every);
+        }
+        let mut values = Vec::with_capacity(count);
+        let began = self.clock().now();
+        for _ in 0..count {
+            self.check_stop()?;
+            values.push(self.robot.light.reflected_percent()?);
+            self.clock().sleep(every);
+        }
+        Ok((values, began + (self.clock().now() - began) / 2))
     }
 
     /// Whether the sensor kept one value held still over the blank paper, read just after the
