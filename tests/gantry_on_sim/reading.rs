@@ -286,7 +286,8 @@ fn a_lamp_switched_on_during_the_sheets_check_leaves_no_square_marked() {
     // The sheet's check is the blank read's first read. A lamp switched on while it crossed
     // the squares left some read in one light and the rest in another; where the step fell
     // within a row, the plane through the two reads' ratios took part of it up, and the rest
-    // stayed in the blank levels for good.
+    // stayed in the blank levels for good. (`set_up_in` also holds the check to the sheet
+    // being fresh: unbracketed, at some moments the lamp's step had it taken for a used one.)
     let check = set_up_in(lamp_on_at(1e6)).check;
     let (began, ended) = (check.start.as_secs_f64(), check.end.as_secs_f64());
     let moments = ((ended - began) / 0.25).ceil() as u32;
