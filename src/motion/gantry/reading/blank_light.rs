@@ -53,9 +53,8 @@ pub const BLANK_READS: usize = 4;
 /// in, and two later reads each took a blank square for the mark. Over three draws of the
 /// noise (seeds 7 to 9) the harsh half of the detection matrix with that lamp took 1, 23 and
 /// 10 squares for marks, and voided 5 games; bracketed, it took none and voided none. Three
-/// standard errors: noise alone passes it
-/// about once in 370 reads (none in 60 set-ups of the default simulator), which costs a read
-/// of the squares again; a lamp missed costs a game.
+/// standard errors: noise alone passes it about once in 370 reads (none in 60 set-ups of the
+/// default simulator), which costs a read of the squares again; a lamp missed costs a game.
 const BRACKET_SIGMAS: f64 = 3.0;
 
 /// How many times the squares are read again, at most, because the light moved during the
