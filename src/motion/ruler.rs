@@ -88,6 +88,45 @@ pub fn locate_line(
     Some(fix)
 }
 
+/// One line placed from several crossings of it, each a fit and whether it ran away from the
+/// axis's zero: the place and its one standard deviation, in degrees. `None` unless crossings
+/// ran both ways.
+///
+/// Each way's crossings are weighed by their fits' precision, and the line lies midway between
+/// the two ways' places: a reading's age and the gears' play put a line late in the direction
+/// of travel, and a read of three rows crosses each line twice one way and once the other, so
+/// a mean over all three would keep a third of that lateness. A way's place is as uncertain
+/// as its fits say, or as their scatter about it says where that is more (the fits' own figure
+/// is optimistic: it knows nothing of the readings' ages), and the midway place half the two
+/// ways' together.
+pub fn place_from_both_ways(fixes: &[(LineFix, bool)]) -> Option<(f64, f64)> {
+    let one_way = |away: bool| {
+        let way: Vec<(f64, f64)> = fixes
+            .iter()
+            .filter(|(_, a)| *a == away)
+            .map(|(fix, _)| (fix.at_deg, fix.uncertainty_deg.powi(-2)))
+            .collect();
+        let weight: f64 = way.iter().map(|(_, w)| w).sum();
+        if weight <= 0.0 {
+            return None;
+        }
+        let at = way.iter().map(|(x, w)| w * x).sum::<f64>() / weight;
+        let scatter = if way.len() > 1 {
+            way.iter().map(|(x, w)| w * (x - at).powi(2)).sum::<f64>()
+                / weight
+                / (way.len() - 1) as f64
+        } else {
+            0.0
+        };
+        Some((at, scatter.max(1.0 / weight)))
+    };
+    let ((away, away_variance), (back, back_variance)) = (one_way(true)?, one_way(false)?);
+    Some((
+        (away + back) / 2.0,
+        (away_variance + back_variance).sqrt() / 2.0,
+    ))
+}
+
 /// Half the stretch of the values in `scanned` (value, what its fit leaves unexplained) whose
 /// fit leaves at most `bound`, around `best`: the profile likelihood's one standard deviation
 /// when `bound` is the least left plus one noise variance.
@@ -366,5 +405,72 @@ mod tests {
                 "case {case}: {fix:?} {afresh:?}"
             );
         }
+    }
+
+    fn fix(at_deg: f64, uncertainty_deg: f64) -> LineFix {
+        LineFix {
+            at_deg,
+            depth_percent: 8.0,
+            sigmas: 20.0,
+            uncertainty_deg,
+        }
+    }
+
+    #[test]
+    fn crossings_both_ways_place_a_line_midway_between_the_ways_not_at_the_mean_of_all() {
+        // Two crossings away from the zero see the line 1 degree late, one coming back sees it
+        // 1 degree late the other way: the line is at 0, where the mean of the three says 1/3.
+        let fixes = [
+            (fix(1.0, 0.2), true),
+            (fix(-1.0, 0.2), false),
+            (fix(1.0, 0.2), true),
+        ];
+        let (at, uncertainty) = place_from_both_ways(&fixes).unwrap();
+        assert!(at.abs() < 1e-12, "{at}");
+        // Away: two crossings, variance 0.02; back: one, 0.04; midway: sqrt(0.06) / 2.
+        assert!(
+            (uncertainty - 0.06f64.sqrt() / 2.0).abs() < 1e-12,
+            "{uncertainty}"
+        );
+    }
+
+    #[test]
+    fn a_surer_crossing_weighs_more_within_its_way() {
+        let fixes = [
+            (fix(2.0, 0.1), true),
+            (fix(0.0, 0.3), true),
+            (fix(1.0, 0.2), false),
+        ];
+        let (at, _) = place_from_both_ways(&fixes).unwrap();
+        // Away: (2 * 100 + 0 * 11.1) / 111.1 = 1.8; back: 1.0.
+        assert!((at - 1.4).abs() < 1e-9, "{at}");
+    }
+
+    #[test]
+    fn crossings_of_one_way_that_disagree_more_than_their_fits_say_make_the_place_less_sure() {
+        let agreeing = [
+            (fix(1.0, 0.2), true),
+            (fix(1.0, 0.2), true),
+            (fix(-1.0, 0.2), false),
+        ];
+        let disagreeing = [
+            (fix(0.0, 0.2), true),
+            (fix(2.0, 0.2), true),
+            (fix(-1.0, 0.2), false),
+        ];
+        let (at, sure) = place_from_both_ways(&agreeing).unwrap();
+        let (same_at, unsure) = place_from_both_ways(&disagreeing).unwrap();
+        assert!((at - same_at).abs() < 1e-12);
+        // Away: the two lie 1 degree either side of their mean, a variance of the mean of 1
+        // where the fits say 0.02; back: 0.04.
+        assert!((unsure - 1.04f64.sqrt() / 2.0).abs() < 1e-12, "{unsure}");
+        assert!(unsure > 4.0 * sure, "{sure} {unsure}");
+    }
+
+    #[test]
+    fn crossings_one_way_only_place_no_line() {
+        let fixes = [(fix(1.0, 0.2), true), (fix(1.2, 0.2), true)];
+        assert_eq!(place_from_both_ways(&fixes), None);
+        assert_eq!(place_from_both_ways(&[]), None);
     }
 }

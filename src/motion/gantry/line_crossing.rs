@@ -1,7 +1,7 @@
 //! Crossing one grid line between two empty squares, out and back, until a fit of every
 //! reading says where the line is: the ruler's one measurement.
 
-use super::reading::SLOWEST_SWEEP_DEG_PER_S;
+use super::reading::{SweptRow, SLOWEST_SWEEP_DEG_PER_S};
 use super::{Gantry, Result};
 use crate::config::Axis;
 use crate::game::Cell;
@@ -48,7 +48,64 @@ const MOST_PASSES: usize = 4;
 /// the blank read's, 0.4 mm.
 const PRECISION_MM: f64 = 0.12;
 
+/// The blank read's rows place the columns axis's lines of a grid just drawn, and the ruler
+/// need not cross one, when their crossings place every line to within this, one standard
+/// deviation in mm, their scatter counted ([`ruler::place_from_both_ways`]).
+///
+/// Why: the ruler's crossing of a columns line took 3.9 s of the set-up. Measured over 108
+/// worlds (6, 9 and 12 mm spots, 0 to 4 % noise, 5 to 20 ms, four seeds), a line placed by
+/// the read's three crossings, with no precision asked, lay 0.63 degrees from where the sim's
+/// pen drew it (one standard deviation), the ruler's crossing of line 1 0.73. What the read's
+/// crossings cannot say is when one of them went astray: a read crosses each line only once
+/// the other way. Taking each line on its own, two of the 30 worlds in
+/// `tests/grid_as_a_ruler.rs` where the sheet is nudged 1.5 mm named it as moved 2.1 and 2.6
+/// mm: in each the read had placed line 2 alone, 2 to 3 degrees off. So every line must be
+/// placed, or the ruler crosses one itself. Held to the ruler's own 0.06 mm, the read placed
+/// every line in 1 of the demo's 30 set-ups; to 0.12 mm, in 13; to 0.24 mm, twice what a
+/// check asks of itself, in 28. At 0.24 mm, checks of the columns axis scattered 0.24 mm rms
+/// over the sensor's ranges (27 worlds, 0.49 at worst) against the ruler's 0.26 (0.80); in
+/// the harshest corner, the 12 mm spot at 4 % every 20 ms, both axes' checks 0.29 mm rms
+/// against 0.25. Over 1,800 worlds of the 12 mm spot at 3 % every 10 ms, noise alone moved
+/// the squares in none, as before; a 1.5 mm nudge went unfollowed at the first check in 82
+/// against 66 (at 0.12 mm: 67), and was named as a sheet moved in 10 against 8 (9).
+const SWEPT_PRECISION_MM: f64 = 0.24;
+
 impl Gantry {
+    /// The columns axis's lines of a grid just drawn, placed from the blank read's `rows`,
+    /// which crossed each of them once a row, both ways: each line's offset from where the pen
+    /// was sent, in degrees. `None` unless every crossing shows its line as surely as the
+    /// ruler's own crossing must ([`RULER_SIGMAS`]) and every line is placed to within
+    /// [`SWEPT_PRECISION_MM`]; the ruler then crosses a columns line itself.
+    pub(super) fn lines_in_sweeps(&self, rows: &[SweptRow]) -> Option<Vec<(usize, f64)>> {
+        let half_square = self.config.board.square_deg / 2;
+        let spot = self.config.reading_geometry().spot_columns_deg;
+        let scale = self.config.scale();
+        let search = scale.columns_deg(JUST_DRAWN_SEARCH_MM);
+        let precise = scale.columns_deg(SWEPT_PRECISION_MM);
+        (1..self.config.board.size)
+            .map(|line| {
+                let drawn = f64::from(self.crossing_place(Axis::Columns, line, 0).0);
+                let fixes: Vec<(LineFix, bool)> = rows
+                    .iter()
+                    .map(|(sweep, samples)| {
+                        // Within half a square of the line: no other line's dip reaches.
+                        let readings: Vec<(f64, f64)> = samples
+                            .iter()
+                            .map(|s| (f64::from(s.at.columns), f64::from(s.percent)))
+                            .filter(|&(at, _)| (at - drawn).abs() <= f64::from(half_square))
+                            .collect();
+                        let fix = ruler::locate_line(&readings, drawn, search, spot)?;
+                        let inside = (fix.at_deg - drawn).abs() < search - 1.0;
+                        let away = sweep.to_columns_deg > sweep.from_columns_deg;
+                        (fix.sigmas >= RULER_SIGMAS && inside).then_some((fix, away))
+                    })
+                    .collect::<Option<_>>()?;
+                let (at, uncertainty) = ruler::place_from_both_ways(&fixes)?;
+                (uncertainty <= precise).then_some((line, at - drawn))
+            })
+            .collect()
+    }
+
     /// A line of `axis` with an empty square on either side, and which two squares across it:
     /// lines the blank read measured first (a check of one it did not only takes its measure),
     /// then lines and squares nearer the board's middle.

@@ -123,6 +123,10 @@ pub struct Gantry {
     /// The sheet's check's read of the squares, when it found them blank: the blank read's
     /// first (see [`Gantry::read_blank_grid`]). Taken by the blank read, and dropped at homing.
     sheet_read: Option<Vec<reading::SweptRow>>,
+    /// The columns axis's lines as the blank read's sweeps placed them, each (line, offset from
+    /// where the pen was sent, in degrees): set by the blank read of a grid just drawn, taken by
+    /// the ruler, which then need not cross them (see [`Gantry::read_blank_grid`]).
+    swept_grid_lines: Option<Vec<(usize, f64)>>,
     /// The board as the robot config places it, before the squares follow a grid that has
     /// moved a little (see [`Gantry::check_grid`]); `config.board` is where they are now.
     board_as_configured: crate::config::BoardGeometry,
@@ -154,6 +158,7 @@ impl Gantry {
             last_safe_state: None,
             grid_as_drawn: None,
             sheet_read: None,
+            swept_grid_lines: None,
         }
     }
 

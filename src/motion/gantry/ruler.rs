@@ -302,6 +302,9 @@ impl Gantry {
     /// Measures one line of each axis just after the grid was drawn, the one a check crosses
     /// first (nearest the board's middle, between its middle squares): later checks hold each
     /// line against that measure, and cross a measured line while it has a clean crossing.
+    /// The columns axis's lines are taken as the blank read's rows placed them, when they
+    /// placed every one of them surely (see `Gantry::lines_in_sweeps`); only the rows axis's
+    /// line is then crossed.
     ///
     /// Why one and not every line: each crossing at the blank read's precision takes 3 to 4.5
     /// s (two to four passes out and back), and the four of a 3 x 3 grid took 13.4 to 14.6 s
@@ -312,7 +315,18 @@ impl Gantry {
         self.grid_as_drawn = None;
         let every = self.all_squares();
         let mut drawn = GridAsDrawn::default();
+        let swept = self.swept_grid_lines.take();
+        if let Some(lines) = &swept {
+            drawn.lines.extend(
+                lines
+                    .iter()
+                    .map(|&(line, deg)| (Axis::Columns, line, Some(deg))),
+            );
+        }
         for axis in [Axis::Columns, Axis::Rows] {
+            if axis == Axis::Columns && swept.is_some() {
+                continue;
+            }
             let Some((line, across)) = self.clean_crossing(axis, &every) else {
                 continue;
             };
@@ -324,8 +338,13 @@ impl Gantry {
             drawn.lines.push((axis, line, found));
         }
         log::info!(
-            "the grid as drawn, against where the pen was sent: {}",
-            self.describe_lines(&drawn)
+            "the grid as drawn, against where the pen was sent: {}{}",
+            self.describe_lines(&drawn),
+            if swept.is_some() {
+                " (the columns axis's lines as the blank read's rows crossed them)"
+            } else {
+                ""
+            }
         );
         self.grid_as_drawn = Some(drawn);
         Ok(())

@@ -290,6 +290,7 @@ impl Gantry {
                 second = self.sweep_rows(&cells, slow, &[0])?;
                 self.measure_the_eye(&mut second);
             }
+            self.swept_grid_lines = self.lines_in_sweeps(&second);
         }
         let second = if grid_drawn {
             self.read_in_one_light(&cells, paced, second, Bracketed::SecondRead)?
