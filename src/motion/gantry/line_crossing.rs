@@ -1,7 +1,7 @@
 //! Crossing one grid line between two empty squares, out and back, until a fit of every
 //! reading says where the line is: the ruler's one measurement.
 
-use super::reading::{SweptRow, SLOWEST_SWEEP_DEG_PER_S};
+use super::reading::{readings_across, SweptRow, SLOWEST_SWEEP_DEG_PER_S};
 use super::{Gantry, Result};
 use crate::config::Axis;
 use crate::game::Cell;
@@ -84,16 +84,12 @@ impl Gantry {
         let precise = scale.columns_deg(SWEPT_PRECISION_MM);
         (1..self.config.board.size)
             .map(|line| {
-                let drawn = f64::from(self.crossing_place(Axis::Columns, line, 0).0);
+                let line_deg = self.crossing_place(Axis::Columns, line, 0).0;
+                let drawn = f64::from(line_deg);
                 let fixes: Vec<(LineFix, bool)> = rows
                     .iter()
                     .map(|(sweep, samples)| {
-                        // Within half a square of the line: no other line's dip reaches.
-                        let readings: Vec<(f64, f64)> = samples
-                            .iter()
-                            .map(|s| (f64::from(s.at.columns), f64::from(s.percent)))
-                            .filter(|&(at, _)| (at - drawn).abs() <= f64::from(half_square))
-                            .collect();
+                        let readings = readings_across(samples, line_deg, half_square);
                         let fix = ruler::locate_line(&readings, drawn, search, spot)?;
                         let inside = (fix.at_deg - drawn).abs() < search - 1.0;
                         let away = sweep.to_columns_deg > sweep.from_columns_deg;

@@ -324,10 +324,11 @@ impl Gantry {
                     .map(|&(line, deg)| (Axis::Columns, line, Some(deg))),
             );
         }
-        for axis in [Axis::Columns, Axis::Rows] {
-            if axis == Axis::Columns && swept.is_some() {
-                continue;
-            }
+        let crossed: &[Axis] = match swept {
+            Some(_) => &[Axis::Rows],
+            None => &[Axis::Columns, Axis::Rows],
+        };
+        for &axis in crossed {
             let Some((line, across)) = self.clean_crossing(axis, &every) else {
                 continue;
             };

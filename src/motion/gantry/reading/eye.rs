@@ -7,7 +7,7 @@ use super::sweeping::SweptRow;
 use crate::motion::gantry::Gantry;
 use crate::motion::own_ink::{OWN_INK_CONTRAST, OWN_INK_SHARE};
 use crate::motion::plan;
-use crate::motion::sensing::{self, EyeMeasure, LineCrossing};
+use crate::motion::sensing::{self, EyeMeasure, LineCrossing, Sample};
 use crate::physical::ReadingGeometry;
 
 /// A measured spot within this share of `sensing.spot_mm` agrees with it, and the config's
@@ -15,6 +15,21 @@ use crate::physical::ReadingGeometry;
 /// a 12 mm spot came out from 11.4 to 12.7 mm (within 6 %). Reading by every such wobble would
 /// move every window and pace by a fraction of a degree from sheet to sheet for nothing.
 const AGREES_SHARE: f64 = 0.1;
+
+/// A row's readings within `reach` degrees of the columns line at `line_deg`, each as (its
+/// place along the columns axis, percent): one crossing of the line, for a fit of its dip.
+/// Within half a square, no other line's dip reaches.
+pub(in crate::motion::gantry) fn readings_across(
+    samples: &[Sample],
+    line_deg: i32,
+    reach: i32,
+) -> Vec<(f64, f64)> {
+    samples
+        .iter()
+        .filter(|s| (s.at.columns - line_deg).abs() <= reach)
+        .map(|s| (f64::from(s.at.columns), f64::from(s.percent)))
+        .collect()
+}
 
 impl Gantry {
     /// What the last grid's crossings measured, if they showed the grid's lines at all.
@@ -45,11 +60,7 @@ impl Gantry {
         rows.iter()
             .flat_map(|(_, samples)| {
                 lines.iter().map(move |&line| LineCrossing {
-                    readings: samples
-                        .iter()
-                        .filter(|s| (s.at.columns - line).abs() <= half_square)
-                        .map(|s| (f64::from(s.at.columns), f64::from(s.percent)))
-                        .collect(),
+                    readings: readings_across(samples, line, half_square),
                     drawn_deg: f64::from(line),
                 })
             })

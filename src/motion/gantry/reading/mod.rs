@@ -19,6 +19,7 @@ mod sensor_timing;
 mod sweeping;
 
 pub use blank::{describe_eye, BlankPaper, UsedSheet};
+pub(super) use eye::readings_across;
 pub use own_mark::OwnMarkCheck;
 pub(super) use sensor_timing::SLOWEST_SWEEP_DEG_PER_S;
 pub use sensor_timing::{reading_speed, ReadSpread};
