@@ -155,9 +155,12 @@ impl Gantry {
             });
             let factor = light_before.at(reading.cell) * (1.0 - share)
                 + light_after.at(reading.cell) * share;
+            // Both lights rest on other squares, the light after on a few beside this one
+            // and to one side of it: each is as uncertain here as the room's unevenness
+            // across the squares between makes it (see `PaperLight::error_at`).
             let error = light_before
-                .error_at_a_square()
-                .max(light_after.error_at_a_square());
+                .error_at(reading.cell)
+                .max(light_after.error_at(reading.cell));
             *reading = SquareReading {
                 blank: blank.of(reading.cell).in_light(factor, error),
                 ..was.clone()

@@ -92,6 +92,28 @@ fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squar
 }
 
 #[test]
+fn a_level_measured_on_squares_to_one_side_is_less_sure_of_the_squares_away_from_them() {
+    // A drift of 5 % measured on the right two columns only, as the light beside a square
+    // looked at closely in the left column is: the left column may lie in a lamp's dim side,
+    // which those squares cannot show.
+    let right = board(|_| 0.95, &[0, 3, 6]);
+    let light = PaperLight::measure(3, &right, at_blank());
+    assert_eq!((light.per_column, light.per_row), (0.0, 0.0), "{light:?}");
+    let among = Cell::from_index(5, 3);
+    let away = Cell::from_index(6, 3);
+    assert!(light.error_at(among) < light.error_at_a_square() + UNEVEN_SQUARE);
+    // The left column is a square and a half from the squares' middle column.
+    assert!(light.error_at(away) > 1.5 * UNEVEN_SQUARE, "{light:?}");
+    // The light as at the blank read is no measure carried across the board.
+    assert_eq!(at_blank().error_at(away), 0.0);
+    // A slope measured along the columns follows that way itself.
+    let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
+    let sloped = PaperLight::measure(3, &board(lamp, &[]), at_blank());
+    assert!(sloped.per_column > 0.0, "{sloped:?}");
+    assert!(sloped.error_at(away) < sloped.error_at_a_square() + UNEVEN_SQUARE);
+}
+
+#[test]
 fn paper_read_twice_is_in_one_light_unless_the_light_stepped_while_it_was_read() {
     // Between the two reads the light rose 6 % and a lamp made the right side 10 %
     // brighter than the left, with a percent of noise: one light still.
