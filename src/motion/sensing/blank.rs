@@ -106,6 +106,15 @@ impl BlankSquare {
         }
     }
 
+    /// This paper, its level as uncertain again by `doubt` more (a share), beside what its
+    /// light's measure gave it already.
+    pub fn doubted_by(&self, doubt: f64) -> BlankSquare {
+        BlankSquare {
+            light_share: self.light_share + (doubt * self.level / self.noise.max(0.5)).powi(2),
+            ..*self
+        }
+    }
+
     /// How much darker than this paper a reading of `percent` is, as a fraction of its level.
     pub fn contrast(&self, percent: f64) -> f64 {
         (self.level - percent) / self.level.max(1.0)

@@ -156,7 +156,7 @@ impl Gantry {
             let factor = light_before.at(reading.cell) * (1.0 - share)
                 + light_after.at(reading.cell) * share;
             // Both lights rest on other squares, the light after on a few beside this one
-            // and to one side of it: each is as uncertain here as the room's unevenness
+            // and to one side of it: each is as uncertain here as the slope it may have
             // across the squares between makes it (see `PaperLight::error_at`).
             let error = light_before
                 .error_at(reading.cell)

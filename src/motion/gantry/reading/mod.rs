@@ -145,11 +145,14 @@ impl Gantry {
         if !readings.iter().any(SquareReading::marked) {
             stage = self.start_stage();
             let off_centre_lines = [offset, -offset];
-            self.look(&mut readings, empty, fast, &off_centre_lines, light)?;
+            let rows = self.look(&mut readings, empty, fast, &off_centre_lines, light)?;
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let look = self.end_stage(stage, empty.len());
             self.last_read.off_centre = Some(look);
-            if let Some(cell) = self.marked_as_the_light_changed(&readings, empty, look.took) {
+            let paper = paper_ratios(blank, &rows, empty, self.read_period());
+            if let Some(cell) =
+                self.marked_as_the_light_changed(&readings, empty, &paper, look.took)
+            {
                 let light_then = self.paper_light;
                 self.look_again_at_lone_mark(
                     light,
@@ -181,8 +184,10 @@ impl Gantry {
     }
 
     /// The one new mark a look over the `empty` squares, taking `took`, found where the light
-    /// changed along its rows faster than a drift ([`PaperLight::changed_along_the_rows`]), or
-    /// stepped across it: a square read just before a lamp came on, judged against light
+    /// changed along its rows faster than a drift ([`PaperLight::changed_along_the_rows`]),
+    /// stepped across it, or may have stepped with it, the squares read with it as dark
+    /// (the look's `paper`: [`PaperLight::step_may_explain`]): a square read just before a
+    /// lamp came on, judged against light
     /// measured mostly after, reads as dark as ink. Traced in the harsh room with the lamp
     /// switched on 40 s in (12 mm spot, a noiseless sensor every 10 ms): the look off centre
     /// read the middle left square 0.15 s before the lamp came on, and against a slope of 5 %
@@ -191,6 +196,7 @@ impl Gantry {
         &self,
         readings: &[SquareReading],
         empty: &[Cell],
+        paper: &[PaperRatio],
         took: Duration,
     ) -> Option<Cell> {
         let NewMarks::One(cell) = NewMarks::from_readings(readings) else {
@@ -208,6 +214,9 @@ impl Gantry {
                 "the light changed by {:+.1} % a row while the look went on",
                 light.per_row * 100.0
             )
+        } else if PaperLight::step_may_explain(paper, cell) {
+            "the squares read with it were as dark: the light may have stepped just then"
+                .to_string()
         } else {
             return None;
         };
@@ -230,6 +239,17 @@ impl Gantry {
     ) -> Result<()> {
         let stage = self.start_stage();
         let before = (readings.to_vec(), self.paper_light, self.clock().now());
+        // Dense and slow, its readings' own noise is small against the light's doubt at the
+        // square, and that doubt is the slope the light may have as well as the level's error
+        // (see `PaperLight::error_at`): a blank corner square in a lamp's dim side, judged in
+        // a level measured across the board, read 5 to 7 % dark on a close look, and a faint
+        // mark's test against the blank level passed.
+        let light_now = self.paper_light;
+        for reading in readings.iter_mut().filter(|r| cells.contains(&r.cell)) {
+            reading.blank = reading
+                .blank
+                .doubted_by(light_now.slope_doubt_at(reading.cell));
+        }
         // Every square it reads is in doubt, a likely mark: none is paper to measure the
         // light by. (Measured by the brighter of two, in the harsh room's lamp light that
         // left one side of the board dim, a dot under a 6 mm spot read 5 % dark all along

@@ -20,6 +20,7 @@
 //! rather than believe it.
 
 mod fit;
+mod in_time;
 
 use crate::game::Cell;
 pub use fit::Step;
@@ -163,6 +164,9 @@ pub struct PaperLight {
     /// row, in squares); `None` for the light as at the blank read (see
     /// [`PaperLight::error_at`]).
     pub measured_around: Option<(f64, f64)>,
+    /// How far, a square, the light's slope along the columns and along the rows may be from
+    /// the slopes it holds, as a share (see [`PaperLight::error_at`]).
+    pub slope_doubt: (f64, f64),
 }
 
 impl PaperLight {
@@ -183,6 +187,7 @@ impl PaperLight {
             step: None,
             read_at: Duration::ZERO,
             measured_around: None,
+            slope_doubt: (0.0, 0.0),
         }
     }
 
@@ -290,31 +295,60 @@ impl PaperLight {
                 .sum::<f64>()
                 / paper.len() as f64
         };
-        let flat = (level_with(prior_column, 0.0), prior_column, 0.0);
-        let (level, per_column, per_row) = match plane(&paper, middle) {
+        // How much steeper or shallower than the slope held the light may slope along each
+        // way (see [`PaperLight::error_at`]), as a standard error: the plane's own slope, not
+        // held, and its error together (their root sum of squares), at most the room's
+        // unevenness; that unevenness itself with no plane.
+        let doubt = |measured: f64, held: f64, error: f64| {
+            (measured - held).hypot(error).min(UNEVEN_SQUARE)
+        };
+        let flat = (
+            level_with(prior_column, 0.0),
+            prior_column,
+            0.0,
+            (UNEVEN_SQUARE, UNEVEN_SQUARE),
+        );
+        let (level, per_column, per_row, slope_doubt) = match plane(&paper, middle) {
             Some(Plane {
-                per_column,
-                per_row,
+                per_column: fitted_column,
+                per_row: fitted_row,
                 column_error,
                 row_error,
                 ..
             }) if paper.len() >= PLANE_SQUARES => {
                 let across = (size as f64 - 1.0).max(1.0);
                 let least = LIGHT_CHANGED / across;
-                let per_column = if significant(per_column - prior_column, column_error, least) {
-                    per_column
+                let per_column = if significant(fitted_column - prior_column, column_error, least) {
+                    fitted_column
                 } else {
                     prior_column
                 };
-                let per_row = if significant(per_row, row_error, least) {
-                    per_row
+                let per_row = if significant(fitted_row, row_error, least) {
+                    fitted_row
                 } else {
                     0.0
                 };
-                (level_with(per_column, per_row), per_column, per_row)
+                (
+                    level_with(per_column, per_row),
+                    per_column,
+                    per_row,
+                    (
+                        doubt(fitted_column, per_column, column_error),
+                        doubt(fitted_row, per_row, row_error),
+                    ),
+                )
             }
             _ => flat,
         };
+        // Light uneven across the board comes with a change of it (a lamp switched on, a
+        // shadow): a light within LIGHT_CHANGED of the blank read's that holds no slope is
+        // not doubted for one.
+        let slope_doubt =
+            if (level - 1.0).abs() > LIGHT_CHANGED || per_column != 0.0 || per_row != 0.0 {
+                slope_doubt
+            } else {
+                (0.0, 0.0)
+            };
         let fitted = PaperLight {
             level,
             per_column,
@@ -330,6 +364,7 @@ impl PaperLight {
             step: None,
             read_at: mean_read_at(&paper),
             measured_around: Some(mean_place(&paper)),
+            slope_doubt,
         };
         let scatter = paper
             .iter()
@@ -460,34 +495,31 @@ impl PaperLight {
     }
 
     /// How uncertain the factor on `cell` is, as a share: [`PaperLight::error_at_a_square`],
-    /// and the unevenness a changed light may put between `cell` and the paper squares it
-    /// was measured on, where no slope was fitted along that way: [`UNEVEN_SQUARE`] for each
-    /// square between `cell` and their middle. A level measured on a few squares to one side
-    /// holds where they are; a lamp to one side leaves a square a square and a half away up
-    /// to 4.5 % dimmer, and a slope fitted to a few noisy squares rarely stands out enough
-    /// to be kept.
+    /// and the slope the light may still have between `cell` and the middle of the paper
+    /// squares it was measured on ([`PaperLight::slope_doubt`] for each square between). A
+    /// level measured on a few squares to one side holds where they are; a lamp to one side
+    /// leaves a square a square and a half away up to 4.5 % dimmer (`UNEVEN_SQUARE`). A
+    /// plane fitted over five squares or more bounds the slope by its own and its error.
     ///
-    /// For the light a close look's mark is judged again in (`fresh_light`), measured on
-    /// the squares beside it: traced in the detection matrix's harsh room (a dot, the 9 mm
-    /// spot, 4 % noise, the lamp on), the blank corner square read 5 to 7 % under a level
-    /// taken on the squares above and to its right, and was taken for a mark. Not for
-    /// every read's light: counted there, the harsh room saw 11.5 % fewer marks than steady
-    /// light where it saw 1.5 %, since every read judges its corner squares so.
+    /// For the close look (slow and dense: its own readings' noise is small, so the light's
+    /// doubt at the square is most of what its test against the blank level must clear) and
+    /// for the light a close look's mark is judged again in (`fresh_light`). Traced in the
+    /// detection matrix's harsh room with the lamp on, 4 % noise: a blank bottom left square
+    /// read 5 to 7 % under a level taken across the board, under the 9 mm spot, and the
+    /// close look took it for a mark. Not for the first look and the look off centre: with
+    /// the room's unevenness counted there for every square away from the board's middle,
+    /// the harsh room saw 11.5 % fewer marks than steady light where it saw 1.5 %.
     pub fn error_at(&self, cell: Cell) -> f64 {
-        let reach = self.measured_around.map_or(0.0, |(column, row)| {
-            let across = if self.per_column == 0.0 {
-                cell.col as f64 - column
-            } else {
-                0.0
-            };
-            let along = if self.per_row == 0.0 {
-                cell.row as f64 - row
-            } else {
-                0.0
-            };
-            UNEVEN_SQUARE * across.hypot(along)
-        });
-        self.error_at_a_square().hypot(reach)
+        self.error_at_a_square().hypot(self.slope_doubt_at(cell))
+    }
+
+    /// The part of [`PaperLight::error_at`] the light's slope leaves at `cell`: 0 at the
+    /// middle of the squares it was measured on and for the light as at the blank read.
+    pub fn slope_doubt_at(&self, cell: Cell) -> f64 {
+        self.measured_around.map_or(0.0, |(column, row)| {
+            let (across, along) = self.slope_doubt;
+            (across * (cell.col as f64 - column)).hypot(along * (cell.row as f64 - row))
+        })
     }
 
     /// The factor on `cell`'s blank level.
@@ -504,78 +536,6 @@ impl PaperLight {
             }
         }
         after
-    }
-
-    /// How far apart this light and `other`, both measured within one read, are at the
-    /// board's middle, when that is more than [`LIGHT_CHANGED`] and their own errors allow,
-    /// beyond what a smooth drift (`DRIFT_PER_S`) makes in the time between them: the light
-    /// changed between two looks of one read (a lamp switched, a shadow come or gone). `None`
-    /// when either rests on fewer than two squares.
-    pub fn changed_since(&self, other: &PaperLight) -> Option<f64> {
-        if self.squares < 2 || other.squares < 2 {
-            return None;
-        }
-        let apart = (self.level - other.level).abs();
-        self.past_drift(apart, other.error, other.read_at)
-    }
-
-    /// True when the light's slope along the rows is steeper than a smooth drift makes over
-    /// `seconds_per_row`, the time its look took from one row to the next: a look reads the
-    /// rows one after another, so such a slope is the light changing while it went on (a lamp
-    /// switched), which a plane through the squares follows only roughly.
-    pub fn changed_along_the_rows(&self, seconds_per_row: f64) -> bool {
-        self.per_row.abs() > DRIFT_PER_S * seconds_per_row
-    }
-
-    /// How far the paper squares in `blank` (read at another moment, each judged blank on
-    /// its centre line) lie from this light, the median of their differences, when that is
-    /// more than [`LIGHT_CHANGED`] and the errors allow, beyond a smooth drift (`DRIFT_PER_S`)
-    /// over the time between: the light changed between them. `None` when it did not, or
-    /// when `blank` is empty.
-    ///
-    /// The median, not the mean: a square judged blank on its centre line may still hold the
-    /// person's mark drawn off centre, whose edge darkens the line's readings a few percent,
-    /// while a lamp or a shadow moves every square alike. Traced in the harsh room (a
-    /// ballpoint X off centre under the 6 mm spot, noiseless, 85 s in): four squares kept,
-    /// three of them 1.6 to 2 % off the light read again two seconds later (the drift at its
-    /// steepest), the fourth, the new mark's, 7.7 %; their mean, 3.3 %, passed the 3.2 %
-    /// allowed and the read was doubted and taken again. The median's error is the mean's
-    /// times 1.25 (its efficiency on normal noise). Over the detection matrix's harsh room,
-    /// one run each (docs/figures.md): reads doubted and read again 556 where there were 769,
-    /// a mean read of a mark 6.80 s where it was 7.05 s, no square taken for a mark.
-    pub fn strays_from(&self, blank: &[PaperRatio]) -> Option<f64> {
-        if blank.is_empty() {
-            return None;
-        }
-        let n = blank.len() as f64;
-        let apart = median(blank.iter().map(|r| r.ratio - self.at(r.cell)));
-        let error = MEDIAN_ERROR * rms_error(blank) / n.sqrt();
-        self.past_drift(apart.abs(), error, mean_read_at(blank))
-    }
-
-    /// `apart`, when it is more than this light and another measure (its `error`, taken at
-    /// `read_at`) can tell from noise and from a drift over the time between them.
-    fn past_drift(&self, apart: f64, error: f64, read_at: Duration) -> Option<f64> {
-        let error = self.error.hypot(error);
-        let drifted = DRIFT_PER_S * self.read_at.abs_diff(read_at).as_secs_f64();
-        (apart > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * error) + drifted).then_some(apart)
-    }
-
-    /// This light, unsteady too if it `moved` (a share, 0 for not at all) before the read was
-    /// done (see [`PaperLight::changed_since`]).
-    pub fn moved_by(self, moved: f64) -> PaperLight {
-        PaperLight {
-            steady: self.steady && moved == 0.0,
-            scatter: self.scatter.max(moved),
-            moved,
-            ..self
-        }
-    }
-
-    /// True when this light was measured on enough empty squares to show a step in time (two
-    /// read before it and two after), had there been one.
-    pub fn tells_a_step(&self) -> bool {
-        self.squares >= STEP_SQUARES
     }
 
     /// True when the blank levels are used as they were read.

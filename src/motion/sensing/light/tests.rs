@@ -92,25 +92,54 @@ fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squar
 }
 
 #[test]
-fn a_level_measured_on_squares_to_one_side_is_less_sure_of_the_squares_away_from_them() {
-    // A drift of 5 % measured on the right two columns only, as the light beside a square
-    // looked at closely in the left column is: the left column may lie in a lamp's dim side,
-    // which those squares cannot show.
-    let right = board(|_| 0.95, &[0, 3, 6]);
-    let light = PaperLight::measure(3, &right, at_blank());
+fn a_light_measured_on_squares_to_one_side_is_less_sure_of_the_squares_away_from_them() {
+    // A drift of 5 % measured on four squares at the top right, as the light beside a square
+    // looked at closely may be: too few for a plane, so a lamp's slope could lie anywhere
+    // under the room's unevenness, and the bottom left corner may lie in its dim side.
+    let top_right = board(|_| 0.95, &[0, 3, 5, 6, 7, 8]);
+    let light = PaperLight::measure(3, &top_right, at_blank());
     assert_eq!((light.per_column, light.per_row), (0.0, 0.0), "{light:?}");
-    let among = Cell::from_index(5, 3);
-    let away = Cell::from_index(6, 3);
+    let among = Cell::from_index(1, 3);
+    let corner = Cell::from_index(6, 3);
     assert!(light.error_at(among) < light.error_at_a_square() + UNEVEN_SQUARE);
-    // The left column is a square and a half from the squares' middle column.
-    assert!(light.error_at(away) > 1.5 * UNEVEN_SQUARE, "{light:?}");
+    // The corner is a square and a half away along the columns and one and two thirds along
+    // the rows.
+    assert!(light.error_at(corner) > 2.0 * UNEVEN_SQUARE, "{light:?}");
     // The light as at the blank read is no measure carried across the board.
-    assert_eq!(at_blank().error_at(away), 0.0);
-    // A slope measured along the columns follows that way itself.
+    assert_eq!(at_blank().error_at(corner), 0.0);
+    // Measured flat on every square, a plane shows how little slope there can be: far less
+    // doubt at the corner than the room's unevenness.
+    let flat = PaperLight::measure(3, &board(|_| 0.95, &[]), at_blank());
+    assert!(flat.error_at(corner) < UNEVEN_SQUARE, "{flat:?}");
+    // And a slope measured along the columns is followed, doubted only by its own error.
     let lamp = |c: Cell| 0.95 + 0.05 * c.col as f64;
     let sloped = PaperLight::measure(3, &board(lamp, &[]), at_blank());
     assert!(sloped.per_column > 0.0, "{sloped:?}");
-    assert!(sloped.error_at(away) < sloped.error_at_a_square() + UNEVEN_SQUARE);
+    assert!(sloped.slope_doubt.0 < UNEVEN_SQUARE / 2.0, "{sloped:?}");
+}
+
+#[test]
+fn a_mark_read_with_squares_as_dark_just_before_the_rest_may_be_the_light_stepping() {
+    // A lamp 12 % bright switched on after the first two squares read (the top row's left
+    // and right; the middle holds the robot's mark): the right one, read second, is 2 % darker
+    // still and looks like a mark; the left one is as dark as the step, so the step may
+    // explain both.
+    let lamp_after_two = |c: Cell| match c.row {
+        0 if c.col == 2 => 0.98,
+        0 => 1.0,
+        _ => 1.12,
+    };
+    let ratios = board(lamp_after_two, &[1]);
+    let marked = Cell::from_index(2, 3);
+    assert!(PaperLight::step_may_explain(&ratios, marked));
+    // In steady light the same mark, its row's other square as bright as the rest, is ink.
+    let steady = board(|c| if c == marked { 0.86 } else { 1.0 }, &[1]);
+    assert!(!PaperLight::step_may_explain(&steady, marked));
+    // And a mark read in the middle of a look, its neighbours in time in the light of the
+    // rest, is no step's either.
+    let centre = Cell::from_index(4, 3);
+    let middle = board(|c| if c == centre { 0.86 } else { 1.0 }, &[]);
+    assert!(!PaperLight::step_may_explain(&middle, centre));
 }
 
 #[test]
