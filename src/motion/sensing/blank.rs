@@ -98,12 +98,12 @@ impl BlankSquare {
     /// shadow the same noise is a larger share of the paper, and every test in units of it asks
     /// more of a dip.
     pub fn in_light(&self, factor: f64, error: f64) -> BlankSquare {
-        let level = self.level * factor;
         BlankSquare {
-            level,
-            light_share: (error * level / self.noise.max(0.5)).powi(2),
+            level: self.level * factor,
+            light_share: 0.0,
             ..*self
         }
+        .doubted_by(error)
     }
 
     /// This paper, its level as uncertain again by `doubt` more (a share), beside what its

@@ -52,7 +52,9 @@ mod verdict;
 pub use blank::BlankSquare;
 pub use eye::{measure_eye, EyeMeasure, LineCrossing};
 pub use grid_lines::{find_grid_lines, GridSighting};
-pub use light::{PaperLight, PaperRatio, Step, DRIFT_PER_S, LIGHT_CHANGED, PLANE_SQUARES};
+pub use light::{
+    PaperLight, PaperRatio, SlopeDoubt, Step, DRIFT_PER_S, LIGHT_CHANGED, PLANE_SQUARES,
+};
 pub(crate) use look::readings_per_measurement;
 pub use look::{
     local_paper_deg, pooled_sigmas, Look, FAINT_SIGMAS, HINT_SIGMAS, MEAN_SIGMAS,

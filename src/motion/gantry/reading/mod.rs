@@ -149,9 +149,8 @@ impl Gantry {
             moved = moved.max(self.paper_light.changed_since(&first_light).unwrap_or(0.0));
             let look = self.end_stage(stage, empty.len());
             self.last_read.off_centre = Some(look);
-            let paper = paper_ratios(blank, &rows, empty, self.read_period());
             if let Some(cell) =
-                self.marked_as_the_light_changed(&readings, empty, &paper, look.took)
+                self.marked_as_the_light_changed(&readings, (blank, empty), &rows, look.took)
             {
                 let light_then = self.paper_light;
                 self.look_again_at_lone_mark(
@@ -183,20 +182,20 @@ impl Gantry {
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
     }
 
-    /// The one new mark a look over the `empty` squares, taking `took`, found where the light
-    /// changed along its rows faster than a drift ([`PaperLight::changed_along_the_rows`]),
-    /// stepped across it, or may have stepped with it, the squares read with it as dark
-    /// (the look's `paper`: [`PaperLight::step_may_explain`]): a square read just before a
-    /// lamp came on, judged against light
-    /// measured mostly after, reads as dark as ink. Traced in the harsh room with the lamp
-    /// switched on 40 s in (12 mm spot, a noiseless sensor every 10 ms): the look off centre
-    /// read the middle left square 0.15 s before the lamp came on, and against a slope of 5 %
-    /// a row through the others it read 6 and 7 % dark on both its lines, a mark.
+    /// The one new mark a look over the `empty` squares (its `sweeps`, taking `took`)
+    /// found where the light changed along its rows faster than a drift
+    /// ([`PaperLight::changed_along_the_rows`]), stepped across it, or may have stepped with
+    /// it, the squares read with it as dark ([`PaperLight::step_may_explain`]): a square read
+    /// just before a lamp came on, judged against light measured mostly after, reads as dark
+    /// as ink. Traced in the harsh room with the lamp switched on 40 s in (12 mm spot, a
+    /// noiseless sensor every 10 ms): the look off centre read the middle left square 0.15 s
+    /// before the lamp came on, and against a slope of 5 % a row through the others it read 6
+    /// and 7 % dark on both its lines, a mark.
     fn marked_as_the_light_changed(
         &self,
         readings: &[SquareReading],
-        empty: &[Cell],
-        paper: &[PaperRatio],
+        (blank, empty): (&BlankPaper, &[Cell]),
+        sweeps: &[SweptRow],
         took: Duration,
     ) -> Option<Cell> {
         let NewMarks::One(cell) = NewMarks::from_readings(readings) else {
@@ -214,7 +213,10 @@ impl Gantry {
                 "the light changed by {:+.1} % a row while the look went on",
                 light.per_row * 100.0
             )
-        } else if PaperLight::step_may_explain(paper, cell) {
+        } else if PaperLight::step_may_explain(
+            &paper_ratios(blank, sweeps, empty, self.read_period()),
+            cell,
+        ) {
             "the squares read with it were as dark: the light may have stepped just then"
                 .to_string()
         } else {

@@ -50,12 +50,10 @@ impl PaperLight {
         let Some(at) = in_order.iter().position(|r| r.cell == marked) else {
             return false;
         };
-        let n = in_order.len();
-        let sides = |split: usize| (&in_order[..split], &in_order[split..]);
         // Each split that leaves the mark and at least one other square on the near side and
         // two on the far: the first squares read (before the split) or the last.
-        (1..n).any(|split| {
-            let (before, after) = sides(split);
+        (1..in_order.len()).any(|split| {
+            let (before, after) = in_order.split_at(split);
             let (near, far) = if at < split {
                 (before, after)
             } else {

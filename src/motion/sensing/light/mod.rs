@@ -160,13 +160,21 @@ pub struct PaperLight {
     /// When the squares it rests on were read, on average; zero for the light at the blank
     /// read.
     pub read_at: Duration,
-    /// Where on the board the paper squares a changed light rests on lie, on average (column,
-    /// row, in squares); `None` for the light as at the blank read (see
-    /// [`PaperLight::error_at`]).
-    pub measured_around: Option<(f64, f64)>,
-    /// How far, a square, the light's slope along the columns and along the rows may be from
-    /// the slopes it holds, as a share (see [`PaperLight::error_at`]).
-    pub slope_doubt: (f64, f64),
+    /// How far the light's slope may be from the slopes it holds, where its squares lie (see
+    /// [`PaperLight::error_at`]); `None` for the light as at the blank read, or within
+    /// [`LIGHT_CHANGED`] of it and holding no slope.
+    pub slope_doubt: Option<SlopeDoubt>,
+}
+
+/// How far a measured light's slope may be from the slopes it holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlopeDoubt {
+    /// Where on the board the paper squares the light rests on lie, on average (column, row,
+    /// in squares): where its level holds whatever its slope.
+    pub around: (f64, f64),
+    /// How far, a square, its slope along the columns and along the rows may be from the
+    /// slopes it holds, as a share: a standard error.
+    pub per_square: (f64, f64),
 }
 
 impl PaperLight {
@@ -186,8 +194,7 @@ impl PaperLight {
             moved: 0.0,
             step: None,
             read_at: Duration::ZERO,
-            measured_around: None,
-            slope_doubt: (0.0, 0.0),
+            slope_doubt: None,
         }
     }
 
@@ -343,12 +350,12 @@ impl PaperLight {
         // Light uneven across the board comes with a change of it (a lamp switched on, a
         // shadow): a light within LIGHT_CHANGED of the blank read's that holds no slope is
         // not doubted for one.
-        let slope_doubt =
-            if (level - 1.0).abs() > LIGHT_CHANGED || per_column != 0.0 || per_row != 0.0 {
-                slope_doubt
-            } else {
-                (0.0, 0.0)
-            };
+        let past_a_change =
+            (level - 1.0).abs() > LIGHT_CHANGED || per_column != 0.0 || per_row != 0.0;
+        let slope_doubt = past_a_change.then(|| SlopeDoubt {
+            around: mean_place(&paper),
+            per_square: slope_doubt,
+        });
         let fitted = PaperLight {
             level,
             per_column,
@@ -363,7 +370,6 @@ impl PaperLight {
             moved: 0.0,
             step: None,
             read_at: mean_read_at(&paper),
-            measured_around: Some(mean_place(&paper)),
             slope_doubt,
         };
         let scatter = paper
@@ -496,7 +502,7 @@ impl PaperLight {
 
     /// How uncertain the factor on `cell` is, as a share: [`PaperLight::error_at_a_square`],
     /// and the slope the light may still have between `cell` and the middle of the paper
-    /// squares it was measured on ([`PaperLight::slope_doubt`] for each square between). A
+    /// squares it was measured on ([`SlopeDoubt`], for each square between). A
     /// level measured on a few squares to one side holds where they are; a lamp to one side
     /// leaves a square a square and a half away up to 4.5 % dimmer (`UNEVEN_SQUARE`). A
     /// plane fitted over five squares or more bounds the slope by its own and its error.
@@ -516,8 +522,8 @@ impl PaperLight {
     /// The part of [`PaperLight::error_at`] the light's slope leaves at `cell`: 0 at the
     /// middle of the squares it was measured on and for the light as at the blank read.
     pub fn slope_doubt_at(&self, cell: Cell) -> f64 {
-        self.measured_around.map_or(0.0, |(column, row)| {
-            let (across, along) = self.slope_doubt;
+        self.slope_doubt.map_or(0.0, |doubt| {
+            let ((column, row), (across, along)) = (doubt.around, doubt.per_square);
             (across * (cell.col as f64 - column)).hypot(along * (cell.row as f64 - row))
         })
     }
