@@ -99,7 +99,7 @@ impl Gantry {
             && !in_shadow.is_empty()
             && again.len() >= FEWEST_READ_AGAIN
             && again.len() < empty.len();
-        let (light, moved) = if read_again {
+        let (light, moved, again_steady) = if read_again {
             log::info!(
                 "the light changed while the first look went on, {} of its squares read while \
                  the person who pressed may still have shadowed the paper: reading {} again",
@@ -111,7 +111,7 @@ impl Gantry {
                     .join(", ")
             );
             let stage = self.start_stage();
-            let moved = self.read_again_after_shadow(
+            let (moved, again_steady) = self.read_again_after_shadow(
                 (blank, empty),
                 readings,
                 first_rows,
@@ -121,21 +121,23 @@ impl Gantry {
             )?;
             let looked = self.end_stage(stage, again.len());
             self.last_read.first = self.last_read.first.and(looked);
-            (self.paper_light, moved)
+            (self.paper_light, moved, again_steady)
         } else {
-            (first_light, 0.0)
+            (first_light, 0.0, true)
         };
         // A change of the light passes for a mark in one square when it touched that square
         // alone: the first square read (the person's shadow still there) or one read just as
         // the light stepped; or, after a read again, one of the squares kept from the first
-        // look, read before a lamp came on. Such a mark is looked at again and stays a mark
+        // look, read before a lamp came on, or any square when the squares read again did not
+        // lie in one steady light themselves (a lamp switched on as their last was read).
+        // Such a mark is looked at again and stays a mark
         // only if that look sees it too; if not, that look stands for the first. (The last
         // square read is as exposed to a lamp switched as the look ends, but a lamp is
         // switched far less often than a person presses, and the look again cost 0.3 s a
         // read on average in steady light: measured, it spared no square of the harsh rows.)
         if let NewMarks::One(cell) = NewMarks::from_readings(readings) {
             let fooled = if read_again {
-                !again.contains(&cell)
+                !again.contains(&cell) || !again_steady
             } else {
                 light_may_have_fooled(&first_look, &first_light, cell, empty, read_began)
             };
@@ -157,7 +159,8 @@ impl Gantry {
     /// has passed since `read_began`, and judges every square of the board anew in the light
     /// the first look's other squares and these show together. Returns how far the squares
     /// kept from the first look (`first_rows`) lie from the light of those read again, past a
-    /// drift: 0 when they lie in one light, 1 when too few were read to tell.
+    /// drift: 0 when they lie in one light, 1 when too few were read to tell; and whether the
+    /// squares read again lay in one steady light among themselves.
     fn read_again_after_shadow(
         &mut self,
         (blank, empty): (&BlankPaper, &[Cell]),
@@ -166,7 +169,7 @@ impl Gantry {
         again: &[Cell],
         read_began: Duration,
         light_before_read: PaperLight,
-    ) -> Result<f64> {
+    ) -> Result<(f64, bool)> {
         self.wait_out_the_shadow(read_began);
         let fast = self.first_look_speed();
         let (rows, period) = self.sweep_for_the_read(again, fast, &[0])?;
@@ -199,7 +202,7 @@ impl Gantry {
         }
         self.judge_looks(readings, &kept, first_rows, period)?;
         self.judge_looks(readings, again, &rows, period)?;
-        Ok(moved)
+        Ok((moved, light_again.steady))
     }
 
     /// Looks again at `cell`, which a look took for the one new mark while a person's shadow
@@ -274,10 +277,15 @@ impl Gantry {
             };
             if reading.evidence == Evidence::Blank {
                 log::info!(
-                    "{} looked like a new mark on the first look, read while a shadow may still \
-                     have lain on the paper or as the light changed, but not on a second look: \
-                     it was the light",
-                    self.square_name(cell)
+                    "{} looked like a new mark on the {}, read while a shadow may still have \
+                     lain on the paper or as the light changed, but not on a second look: it \
+                     was the light",
+                    self.square_name(cell),
+                    if lines.contains(&0) {
+                        "first look"
+                    } else {
+                        "look off centre"
+                    }
                 );
                 return Ok(Some(reading));
             }
