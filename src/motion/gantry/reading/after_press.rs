@@ -130,8 +130,8 @@ impl Gantry {
         // the light stepped; or, after a read again, one of the squares kept from the first
         // look, read before a lamp came on, or any square when the squares read again did not
         // lie in one steady light themselves (a lamp switched on as their last was read).
-        // Such a mark is looked at again and stays a mark
-        // only if that look sees it too; if not, that look stands for the first. (The last
+        // Such a mark is looked at again and stays a mark only if that look sees it too; if
+        // not, that look stands for the first. (The last
         // square read is as exposed to a lamp switched as the look ends, but a lamp is
         // switched far less often than a person presses, and the look again cost 0.3 s a
         // read on average in steady light: measured, it spared no square of the harsh rows.)
