@@ -246,11 +246,10 @@ impl Gantry {
         // (see `PaperLight::error_at`): a blank corner square in a lamp's dim side, judged in
         // a level measured across the board, read 5 to 7 % dark on a close look, and a faint
         // mark's test against the blank level passed.
-        let light_now = self.paper_light;
         for reading in readings.iter_mut().filter(|r| cells.contains(&r.cell)) {
             reading.blank = reading
                 .blank
-                .doubted_by(light_now.slope_doubt_at(reading.cell));
+                .doubted_by(self.paper_light.slope_doubt_at(reading.cell));
         }
         // Every square it reads is in doubt, a likely mark: none is paper to measure the
         // light by. (Measured by the brighter of two, in the harsh room's lamp light that

@@ -502,10 +502,10 @@ impl PaperLight {
 
     /// How uncertain the factor on `cell` is, as a share: [`PaperLight::error_at_a_square`],
     /// and the slope the light may still have between `cell` and the middle of the paper
-    /// squares it was measured on ([`SlopeDoubt`], for each square between). A
-    /// level measured on a few squares to one side holds where they are; a lamp to one side
-    /// leaves a square a square and a half away up to 4.5 % dimmer (`UNEVEN_SQUARE`). A
-    /// plane fitted over five squares or more bounds the slope by its own and its error.
+    /// squares it was measured on ([`SlopeDoubt`], for each square between). A level
+    /// measured on a few squares to one side holds where they are; a lamp to one side leaves
+    /// a square a square and a half away up to 4.5 % dimmer (`UNEVEN_SQUARE`). A plane
+    /// fitted over five squares or more bounds the slope by its own and its error.
     ///
     /// For the close look (slow and dense: its own readings' noise is small, so the light's
     /// doubt at the square is most of what its test against the blank level must clear) and

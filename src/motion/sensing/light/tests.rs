@@ -93,17 +93,18 @@ fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squar
 
 #[test]
 fn a_light_measured_on_squares_to_one_side_is_less_sure_of_the_squares_away_from_them() {
-    // A drift of 5 % measured on four squares at the top right, as the light beside a square
-    // looked at closely may be: too few for a plane, so a lamp's slope could lie anywhere
-    // under the room's unevenness, and the bottom left corner may lie in its dim side.
+    // A drift of 5 % measured on three squares toward the top right (the top middle, the top
+    // right and the centre), as the light beside a square looked at closely may be: too few
+    // for a plane, so a lamp's slope could lie anywhere under the room's unevenness, and the
+    // bottom left corner may lie in its dim side.
     let top_right = board(|_| 0.95, &[0, 3, 5, 6, 7, 8]);
     let light = PaperLight::measure(3, &top_right, at_blank());
     assert_eq!((light.per_column, light.per_row), (0.0, 0.0), "{light:?}");
     let among = Cell::from_index(1, 3);
     let corner = Cell::from_index(6, 3);
     assert!(light.error_at(among) < light.error_at_a_square() + UNEVEN_SQUARE);
-    // The corner is a square and a half away along the columns and one and two thirds along
-    // the rows.
+    // The corner is a square and a third from their middle along the columns and one and two
+    // thirds along the rows.
     assert!(light.error_at(corner) > 2.0 * UNEVEN_SQUARE, "{light:?}");
     // The light as at the blank read is no measure carried across the board.
     assert_eq!(at_blank().error_at(corner), 0.0);
