@@ -3,8 +3,8 @@
 
 use super::fit::{median, rms_error};
 use super::{
-    mean_read_at, PaperLight, PaperRatio, DRIFT_PER_S, LIGHT_CHANGED, MEDIAN_ERROR, STEP_SIDE,
-    STEP_SQUARES, UNSTEADY_SIGMAS,
+    PaperLight, PaperRatio, DRIFT_PER_S, LIGHT_CHANGED, MEDIAN_ERROR, STEP_SIDE, STEP_SQUARES,
+    UNSTEADY_SIGMAS,
 };
 use crate::game::Cell;
 use std::time::Duration;
@@ -29,6 +29,13 @@ impl PaperLight {
     /// switched), which a plane through the squares follows only roughly.
     pub fn changed_along_the_rows(&self, seconds_per_row: f64) -> bool {
         self.per_row.abs() > DRIFT_PER_S * seconds_per_row
+    }
+
+    /// True when the light's slope along the rows makes it brighter at `cell` than at the
+    /// board's middle row: against that light, paper there reads darker than against its
+    /// level. Over paper read at two moments, such a slope may be the drift between them.
+    pub fn rows_slope_brightens(&self, cell: Cell) -> bool {
+        self.per_row * (cell.row as f64 - self.middle) > 0.0
     }
 
     /// Whether the darkness of `marked`, one of the squares a look measured (`ratios`), may
@@ -119,4 +126,16 @@ impl PaperLight {
     pub fn tells_a_step(&self) -> bool {
         self.squares >= STEP_SQUARES
     }
+}
+
+/// The seconds between the first and the last of `ratios` read.
+pub(super) fn time_spanned(ratios: &[PaperRatio]) -> f64 {
+    let first = ratios.iter().map(|r| r.read_at).min().unwrap_or_default();
+    let last = ratios.iter().map(|r| r.read_at).max().unwrap_or_default();
+    (last - first).as_secs_f64()
+}
+
+/// When the squares of `ratios` were read, on average.
+pub(super) fn mean_read_at(ratios: &[PaperRatio]) -> Duration {
+    ratios.iter().map(|r| r.read_at).sum::<Duration>() / ratios.len().max(1) as u32
 }

@@ -25,6 +25,7 @@ mod in_time;
 use crate::game::Cell;
 pub use fit::Step;
 use fit::{median, plane, rms_error, Plane};
+use in_time::{mean_read_at, time_spanned};
 use std::time::Duration;
 
 /// A slope across the board, a step or a scatter of the light smaller than this share is not
@@ -572,24 +573,12 @@ impl PaperLight {
     }
 }
 
-/// The seconds between the first and the last of `ratios` read.
-fn time_spanned(ratios: &[PaperRatio]) -> f64 {
-    let first = ratios.iter().map(|r| r.read_at).min().unwrap_or_default();
-    let last = ratios.iter().map(|r| r.read_at).max().unwrap_or_default();
-    (last - first).as_secs_f64()
-}
-
 /// Where the squares of `ratios` lie on the board, on average: (column, row), in squares.
 fn mean_place(ratios: &[PaperRatio]) -> (f64, f64) {
     let count = ratios.len().max(1) as f64;
     let column = ratios.iter().map(|r| r.cell.col as f64).sum::<f64>() / count;
     let row = ratios.iter().map(|r| r.cell.row as f64).sum::<f64>() / count;
     (column, row)
-}
-
-/// When the squares of `ratios` were read, on average.
-fn mean_read_at(ratios: &[PaperRatio]) -> Duration {
-    ratios.iter().map(|r| r.read_at).sum::<Duration>() / ratios.len().max(1) as u32
 }
 
 #[cfg(test)]
