@@ -330,9 +330,9 @@ fn a_slope_along_the_rows_fitted_over_squares_read_at_two_moments_makes_no_mark(
     // The harsh room, its lamp on from 30 s, a pencil's small O off centre in each square in
     // turn under the 9 mm spot at 4 % noise, every 5 ms, seed 11. In the last turn's read the
     // top rows were read again after the shadow, 2 to 3 s after the first look's two squares
-    // kept in the lower rows, one of them 4 % bright by noise: the light over both sloped 2.8
-    // % a row, and against it the blank bottom left square, read again with the top rows,
-    // read 8 % dark and was taken for a mark. Such a lone mark is now looked at again.
+    // kept in the lower rows, one of them 4 % bright by noise: the light over both sloped
+    // 2.8 % a row, and against it the blank bottom left square, read again with the top
+    // rows, read 8 % dark and was taken for a mark. Such a lone mark is now looked at again.
     let pencil = PENS
         .iter()
         .find(|pen| pen.name.starts_with("pencil"))

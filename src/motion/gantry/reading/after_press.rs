@@ -24,9 +24,12 @@
 //! on the light the squares read again show, within what a smooth drift moves it over the
 //! seconds between ([`PaperLight::strays_from`]). If they do not (a lamp switched between
 //! them), the light is said to have moved and the turn reads the whole board again as before.
-//! And a single mark among the squares kept from the first look is looked at again
-//! ([`Gantry::look_again_at_lone_mark`]): one square read just before a lamp came on looks,
-//! against paper read after, exactly like a mark.
+//! And a single mark the light may have made is looked at again
+//! ([`Gantry::look_again_at_lone_mark`]): among the squares kept from the first look (one
+//! read just before a lamp came on looks, against paper read after, exactly like a mark),
+//! among squares read again that did not lie in one steady light, or on a row the light's
+//! slope along the rows brightened (over the two moments, that slope is their drift as
+//! much as place).
 //!
 //! Measured on the whole matrix, one run each, with the other changes of the same session
 //! (docs/figures.md gives the table): in the harsh room 680 reads again where there were
@@ -137,8 +140,8 @@ impl Gantry {
         // noise, every 5 ms): a slope of 2.8 % a row, one kept square 4 % bright by noise,
         // put the light on the blank bottom left square at 1.20 where the column slope and
         // the drift give about 1.15; read at 1.115, it was taken for a mark. (Leaving the
-        // slope out of such a light was tried: blank levels read as a lamp came on hold a
-        // real one: seven games were void under seed 7 with the lamp on at 20 s.)
+        // slope out of such a light was tried, and seven games were void under seed 7 with
+        // the lamp on at 20 s: blank levels read as a lamp came on hold a real one.)
         // Such a mark is looked at again and stays a mark only if that look sees it too; if
         // not, that look stands for the first. (The last square read is as exposed to a lamp
         // switched as the look ends, but a lamp is switched far less often than a person
