@@ -130,26 +130,15 @@ impl Gantry {
         };
         // A change of the light passes for a mark in one square when it touched that square
         // alone: the first square read (the person's shadow still there) or one read just as
-        // the light stepped; or, after a read again, one of the squares kept from the first
-        // look, read before a lamp came on, or any square when the squares read again did not
-        // lie in one steady light themselves (a lamp switched on as their last was read), or
-        // a square the light's slope along the rows made brighter than the middle row. After
-        // a read again the first rows were read seconds later than the last, so that slope
-        // is the drift between the two moments and one square's noise as much as the light's
-        // place on the board. Traced in the lamp sweep (seed 11, lamp 30 s, 9 mm spot, 4 %
-        // noise, every 5 ms): a slope of 2.8 % a row, one kept square 4 % bright by noise,
-        // put the light on the blank bottom left square at 1.20 where the column slope and
-        // the drift give about 1.15; read at 1.115, it was taken for a mark. (Leaving the
-        // slope out of such a light was tried, and seven games were void under seed 7 with
-        // the lamp on at 20 s: blank levels read as a lamp came on hold a real one.)
-        // Such a mark is looked at again and stays a mark only if that look sees it too; if
-        // not, that look stands for the first. (The last square read is as exposed to a lamp
+        // the light stepped; after a read again, see `read_again_may_have_fooled`. Such a
+        // mark is looked at again and stays a mark only if that look sees it too; if not,
+        // that look stands for the first. (The last square read is as exposed to a lamp
         // switched as the look ends, but a lamp is switched far less often than a person
         // presses, and the look again cost 0.3 s a read on average in steady light: measured,
         // it spared no square of the harsh rows.)
         if let NewMarks::One(cell) = NewMarks::from_readings(readings) {
             let fooled = if read_again {
-                !again.contains(&cell) || !again_steady || light.rows_slope_brightens(cell)
+                read_again_may_have_fooled(&light, cell, &again, again_steady)
             } else {
                 light_may_have_fooled(&first_look, &first_light, cell, empty, read_began)
             };
@@ -338,6 +327,29 @@ fn read_in_the_shadow(
         .take(within.max(FEWEST_READ_AGAIN))
         .map(|&(_, c)| c)
         .collect()
+}
+
+/// True when the light of a read whose first rows were read `again` after the shadow
+/// (`again_steady`: those lay in one steady light among themselves), judged over them and the
+/// first look's others as `light`, could make a mark of `cell` alone: `cell` was kept from
+/// the first look, read perhaps before a lamp came on; or the squares read again did not lie
+/// in one steady light (a lamp switched on as their last was read); or the light's slope
+/// along the rows made `cell`'s row brighter than the middle one. The first rows were read
+/// again seconds after the last were read, so that slope is the drift between the two
+/// moments and one square's noise as much as the light's place on the board. Traced in the
+/// lamp sweep (seed 11, lamp 30 s, 9 mm spot, 4 % noise, every 5 ms): a slope of 2.8 % a
+/// row, one kept square 4 % bright by noise, put the light on the blank bottom left square
+/// at 1.20 where the column slope and the drift give about 1.15; read at 1.115, it was taken
+/// for a mark. (Leaving the slope out of such a light was tried, and seven games were void
+/// under seed 7 with the lamp on at 20 s: blank levels read as a lamp came on hold a real
+/// one.)
+fn read_again_may_have_fooled(
+    light: &PaperLight,
+    cell: Cell,
+    again: &[Cell],
+    again_steady: bool,
+) -> bool {
+    !again.contains(&cell) || !again_steady || light.rows_slope_brightens(cell)
 }
 
 /// True when the first look, which measured `light`, saw `cell` first of the `empty` squares,

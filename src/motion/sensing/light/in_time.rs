@@ -46,10 +46,11 @@ impl PaperLight {
     /// Not a test that the light stepped, only that it may have: enough to look again. The
     /// light's own fit cannot show such a step: one move makes one mark, so the darkest
     /// square is left out of it, and with only one other square left before the step, no
-    /// step has two squares a side. Traced in the harsh room with the lamp switched on 40 s in (a dot, the
-    /// 12 mm spot at 4 % noise): the look off centre read the top row's two empty squares
-    /// before the lamp came on and the rest after; the dimmer was left out as the mark, the
-    /// other taken for a slope across the columns, and the mark stood, 11 % dark.
+    /// step has two squares a side. Traced in the harsh room with the lamp switched on 40 s
+    /// in (a dot, the 12 mm spot at 4 % noise): the look off centre read the top row's two
+    /// empty squares before the lamp came on and the rest after; the dimmer was left out as
+    /// the mark, the other taken for a slope across the columns, and the mark stood, 11 %
+    /// dark.
     pub fn step_may_explain(ratios: &[PaperRatio], marked: Cell) -> bool {
         let mut in_order: Vec<&PaperRatio> = ratios.iter().collect();
         in_order.sort_by_key(|r| r.read_at);
