@@ -394,14 +394,16 @@ fn line_one_of_each_axis_blocked() -> Vec<Cell> {
 }
 
 #[test]
-fn the_set_up_takes_the_columns_lines_as_its_read_placed_them_crosses_one_rows_line_and_a_check_crosses_a_measured_line_while_it_is_clean(
+fn the_set_up_takes_the_columns_lines_at_the_mean_of_its_read_s_places_crosses_one_rows_line_and_a_check_crosses_a_measured_line_while_it_is_clean(
 ) {
     let (sim, mut gantry) = robot_with_a_grid(12.0, 2.0, 10);
     let drawn = gantry.grid_as_drawn().expect("measured").clone();
     // Both columns lines: the blank read's rows crossed each three times, both ways, where
-    // the ruler's own crossing measures one line of an axis.
-    assert!(drawn.line(Axis::Columns, 1).is_some(), "{drawn:?}");
-    assert!(drawn.line(Axis::Columns, 2).is_some(), "{drawn:?}");
+    // the ruler's own crossing measures one line of an axis. They are held at one place, the
+    // mean of theirs: each line's own scatters by more than lines of one axis lie apart.
+    let columns = [1, 2].map(|line| drawn.line(Axis::Columns, line));
+    assert!(columns[0].is_some(), "{drawn:?}");
+    assert_eq!(columns[0], columns[1], "{drawn:?}");
     assert!(drawn.line(Axis::Rows, 1).is_some(), "{drawn:?}");
     assert_eq!(drawn.line(Axis::Rows, 2), None, "rows line 2 left to later");
     // The board under way has line 2 clean too (between the bottom middle and right squares):

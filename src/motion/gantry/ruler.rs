@@ -75,9 +75,10 @@ impl GridPlace {
 
 /// Where the grid's lines were found just after it was drawn, against where the pen was sent,
 /// in degrees: one line of each axis crossed between the squares nearest the board's middle,
-/// or, for the columns axis, every line as the blank read's rows placed them. A later crossing
-/// is held against its own line's measure where it has one (lines drawn one way and the other
-/// lie a degree or so apart from where they were sent), else against its axis's (see
+/// or, for the columns axis, every line at the mean of where the blank read's rows placed them
+/// (see `Gantry::lines_in_sweeps`). A later crossing is held against its own line's measure
+/// where it has one (lines drawn one way and the other lie a degree or so apart from where they
+/// were sent), else against its axis's (see
 /// [`GridAsDrawn::held_against`]); crossed between other squares, the same line reads within
 /// about a degree of it once the fit allows for the paper's slope (see
 /// [`crate::motion::ruler`]).
@@ -343,7 +344,8 @@ impl Gantry {
             "the grid as drawn, against where the pen was sent: {}{}",
             self.describe_lines(&drawn),
             if swept.is_some() {
-                " (the columns axis's lines as the blank read's rows crossed them)"
+                " (the columns axis's lines at the mean of where the blank read's rows crossed \
+                 them)"
             } else {
                 ""
             }
