@@ -2,7 +2,9 @@
 //! already used found before the grid is drawn.
 
 use super::blank_light::Bracketed;
-use super::sensor_timing::{eye_speed, fresh_period, reading_speed, second_read_speed};
+use super::sensor_timing::{
+    eye_speed, fresh_period, honest_repeats, reading_speed, second_read_speed,
+};
 use super::sweeping::{by_square, SweptRow};
 use super::FIRST_LOOK_SPACING;
 use crate::config::RobotConfig;
@@ -273,6 +275,12 @@ impl Gantry {
             Some(rows) => rows,
             None => self.sweep_rows(&cells, fast, &[0])?,
         };
+        // A sensor too quiet for its changes to time it is timed by the sources' bound (see
+        // `fresh_period`) before the second read is paced, on the first read's noise; a noisy
+        // one keeps the slow estimate until both reads' noise is pooled, as it always has.
+        if self.noise_percent.is_none() {
+            self.time_a_quiet_sensor(&first)?;
+        }
         let paced = second_read_speed(&self.config, self.read_period());
         let mut second = self.sweep_rows(&cells, paced, &[0])?;
         if grid_drawn {
@@ -336,6 +344,27 @@ impl Gantry {
             }
         }
         self.blank_in_one_light(BlankPaper { size, squares }, second)
+    }
+
+    /// Times the sensor on `rows`, a read of the squares, with the noise their paper shows,
+    /// when that noise is too small for fresh values to differ (see `fresh_period`).
+    fn time_a_quiet_sensor(&mut self, rows: &[SweptRow]) -> Result<()> {
+        let percents: Vec<Vec<u8>> = self
+            .each_square(rows)?
+            .iter()
+            .map(|samples| samples.iter().map(|s| s.percent).collect())
+            .collect();
+        let Some(noise) = BlankSquare::pooled(&percents).and_then(|p| p.first().map(|s| s.noise))
+        else {
+            return Ok(());
+        };
+        let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
+        if honest_repeats(noise) >= 0.5 {
+            if let Some(period) = fresh_period(&sweeps, Some(noise)) {
+                self.read_period = Some(period);
+            }
+        }
+        Ok(())
     }
 
     /// Each square's readings in `rows`, row by row; an error naming the first square with

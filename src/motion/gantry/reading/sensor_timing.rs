@@ -31,6 +31,22 @@ const EYE_READINGS: f64 = 20.0;
 /// line (the test a wide spot relies on) is too noisy to tell a faint mark from paper.
 pub const WINDOW_READINGS: f64 = 6.0;
 
+/// The longest the colour sensor is taken to go between two fresh values when the paper it
+/// reads changes too little to time it by: the slowest of the ranges docs/sensor.md cites, a
+/// value every 20 ms on a busy brick and up to 4 ms later.
+///
+/// Why not slower: until session 27 such a sensor was taken to give a fresh value every fourth
+/// read (40 ms at a read every 10 ms), beyond anything cited (the EV3's own firmware sends a value
+/// within a millisecond or two of a change), and the blank read's second read, paced for twelve
+/// fresh readings a square, went at a fraction of the pace its readings allowed. Over six seeds of
+/// the 12 mm spot read every 10 ms, the blank read took 16.6 s under a sensor flickering by half a
+/// percent (docs/sensor.md has a still sensor step by one count) and 17.9 s under one that did not
+/// flicker, against 11.2 to 12.0 s at 1 to 3 %; now 11.0 and 12.2 s. At half a percent the reads
+/// of the board came out as before or a little faster; in the harsh room without noise they are
+/// doubted more often (docs/figures.md). A noisy sensor slower than this, which no source gives,
+/// is timed by its changes as before (`games_on_sim`'s sensor answering every 30 ms).
+pub(super) const SLOWEST_FRESH_PERIOD: Duration = Duration::from_millis(24);
+
 /// Reads of the sensor held still that must all agree for it to count as quiet: a third of
 /// a second at a read every 10 ms. A sensor that flickers by a count (noise of 0.5 %) keeps one
 /// value that long about once in thirty thousand tries.
@@ -84,6 +100,13 @@ fn speed_for(config: &RobotConfig, period: Duration, readings: f64) -> u32 {
     (fits as u32).clamp(SLOWEST_SWEEP_DEG_PER_S, first_look.max(1))
 }
 
+/// The share of two fresh whole-percent readings with noise of standard deviation
+/// `noise_percent` that come out equal, at most a half: past that the sensor is too quiet for
+/// its changes to time it (see [`fresh_period`]).
+pub(super) fn honest_repeats(noise_percent: f64) -> f64 {
+    (1.0 / (2.0 * noise_percent * std::f64::consts::PI.sqrt())).min(0.5)
+}
+
 /// The time between two fresh measurements of the colour sensor, from the readings of sweeps.
 ///
 /// The sensor measures on its own clock: on noisy paper a reading that repeats the last one is
@@ -91,8 +114,8 @@ fn speed_for(config: &RobotConfig, period: Duration, readings: f64) -> u32 {
 /// fresh values. Two fresh whole-percent readings with noise of standard deviation s come out
 /// equal about once in 2 s sqrt(pi) (3.5 for the default simulator's 1.7 %), so the changes are
 /// scaled up by that share once the noise is known; without it the estimate errs slow, the safe
-/// way. Quiet paper changes little even when fresh, so no more than four readings to a
-/// measurement are assumed, which a sensor that slow would still be read safely at.
+/// way. Noisy paper's changes time even a slower sensor, up to four reads a fresh value; a
+/// sensor known to be too quiet for that is taken no slower than [`SLOWEST_FRESH_PERIOD`].
 pub(super) fn fresh_period(sweeps: &[&[Sample]], noise_percent: Option<f64>) -> Option<Duration> {
     let (mut intervals, mut changes, mut took) = (0.0, 0.0, Duration::ZERO);
     for samples in sweeps {
@@ -109,10 +132,16 @@ pub(super) fn fresh_period(sweeps: &[&[Sample]], noise_percent: Option<f64>) -> 
     if intervals < 2.0 {
         return None;
     }
-    let honest_repeats = noise_percent.map_or(0.0, |s| {
-        (1.0 / (2.0 * s * std::f64::consts::PI.sqrt())).min(0.5)
-    });
-    let fresh = (changes / (1.0 - honest_repeats)).clamp((intervals / 4.0).max(1.0), intervals);
+    let honest_repeats = noise_percent.map_or(0.0, honest_repeats);
+    // Noise so small that fresh values mostly repeat: the changes only say the sensor is no
+    // faster than they show, and the sources say how slow it may be. Otherwise they time it,
+    // whatever its period, up to four reads a fresh value.
+    let fewest = if honest_repeats >= 0.5 {
+        (took.as_secs_f64() / SLOWEST_FRESH_PERIOD.as_secs_f64()).clamp(1.0, intervals)
+    } else {
+        (intervals / 4.0).max(1.0)
+    };
+    let fresh = (changes / (1.0 - honest_repeats)).clamp(fewest, intervals);
     Some(took.div_f64(fresh))
 }
 
