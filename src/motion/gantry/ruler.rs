@@ -78,10 +78,9 @@ impl GridPlace {
 /// or, for the columns axis, every line at the mean of where the blank read's rows placed them
 /// (see `Gantry::lines_in_sweeps`). A later crossing is held against its own line's measure
 /// where it has one (lines drawn one way and the other lie a degree or so apart from where they
-/// were sent), else against its axis's (see
-/// [`GridAsDrawn::held_against`]); crossed between other squares, the same line reads within
-/// about a degree of it once the fit allows for the paper's slope (see
-/// [`crate::motion::ruler`]).
+/// were sent), else against its axis's (see [`GridAsDrawn::held_against`]); crossed between
+/// other squares, the same line reads within about a degree of it once the fit allows for the
+/// paper's slope (see [`crate::motion::ruler`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GridAsDrawn {
     lines: Vec<(Axis, usize, Option<f64>)>,

@@ -3,7 +3,7 @@
 
 use super::blank_light::Bracketed;
 use super::sensor_timing::{
-    eye_speed, fresh_period, honest_repeats, reading_speed, second_read_speed,
+    eye_speed, fresh_period, reading_speed, second_read_speed, too_quiet_to_time,
 };
 use super::sweeping::{by_square, SweptRow};
 use super::FIRST_LOOK_SPACING;
@@ -359,7 +359,7 @@ impl Gantry {
             return Ok(());
         };
         let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
-        if honest_repeats(noise) >= 0.5 {
+        if too_quiet_to_time(noise) {
             if let Some(period) = fresh_period(&sweeps, Some(noise)) {
                 self.read_period = Some(period);
             }

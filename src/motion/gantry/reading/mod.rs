@@ -50,8 +50,8 @@ impl Gantry {
     /// squares are read again along two lines `sensing.second_look_offset_deg` either side of
     /// the centre, so a mark drawn off centre is found before the robot says there is none.
     /// A square still borderline then (one faint dip), or if no square is marked yet one with
-    /// a hint of a dip, gets a last, slow and dense look along all three lines. So reading is as fast as before when the mark is plain, and only the
-    /// doubtful squares cost more.
+    /// a hint of a dip, gets a last, slow and dense look along all three lines. So reading is
+    /// as fast as before when the mark is plain, and only the doubtful squares cost more.
     pub fn read_new_marks(
         &mut self,
         blank: &BlankPaper,

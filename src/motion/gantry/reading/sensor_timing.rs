@@ -36,15 +36,16 @@ pub const WINDOW_READINGS: f64 = 6.0;
 /// value every 20 ms on a busy brick and up to 4 ms later.
 ///
 /// Why not slower: until session 27 such a sensor was taken to give a fresh value every fourth
-/// read (40 ms at a read every 10 ms), beyond anything cited (the EV3's own firmware sends a value
-/// within a millisecond or two of a change), and the blank read's second read, paced for twelve
-/// fresh readings a square, went at a fraction of the pace its readings allowed. Over six seeds of
-/// the 12 mm spot read every 10 ms, the blank read took 16.6 s under a sensor flickering by half a
-/// percent (docs/sensor.md has a still sensor step by one count) and 17.9 s under one that did not
-/// flicker, against 11.2 to 12.0 s at 1 to 3 %; now 11.0 and 12.2 s. At half a percent the reads
-/// of the board came out as before or a little faster; in the harsh room without noise they are
-/// doubted more often (docs/figures.md). A noisy sensor slower than this, which no source gives,
-/// is timed by its changes as before (`games_on_sim`'s sensor answering every 30 ms).
+/// read (40 ms at a read every 10 ms), beyond anything cited (the EV3's own firmware sends a
+/// value within a millisecond or two of a change), and the blank read's second read, paced for
+/// twelve fresh readings a square, went at a fraction of the pace its readings allowed. Over
+/// six seeds of the 12 mm spot read every 10 ms, the blank read took 16.6 s under a sensor
+/// flickering by half a percent (docs/sensor.md has a still sensor step by one count) and 17.9
+/// s under one that did not flicker, against 11.2 to 12.0 s at 1 to 3 %; now 11.0 and 12.2 s.
+/// At half a percent the reads of the board came out as before or a little faster; in the harsh
+/// room without noise they are doubted more often (docs/figures.md). A noisy sensor slower than
+/// this, which no source gives, is timed by its changes as before (`games_on_sim`'s sensor
+/// answering every 30 ms).
 pub(super) const SLOWEST_FRESH_PERIOD: Duration = Duration::from_millis(24);
 
 /// Reads of the sensor held still that must all agree for it to count as quiet: a third of
@@ -101,10 +102,15 @@ fn speed_for(config: &RobotConfig, period: Duration, readings: f64) -> u32 {
 }
 
 /// The share of two fresh whole-percent readings with noise of standard deviation
-/// `noise_percent` that come out equal, at most a half: past that the sensor is too quiet for
-/// its changes to time it (see [`fresh_period`]).
-pub(super) fn honest_repeats(noise_percent: f64) -> f64 {
+/// `noise_percent` that come out equal, at most a half.
+fn honest_repeats(noise_percent: f64) -> f64 {
     (1.0 / (2.0 * noise_percent * std::f64::consts::PI.sqrt())).min(0.5)
+}
+
+/// Whether a sensor with noise of standard deviation `noise_percent` is too quiet for its
+/// changes to time it: half its fresh values or more repeat the last (see [`fresh_period`]).
+pub(super) fn too_quiet_to_time(noise_percent: f64) -> bool {
+    honest_repeats(noise_percent) >= 0.5
 }
 
 /// The time between two fresh measurements of the colour sensor, from the readings of sweeps.
@@ -136,7 +142,7 @@ pub(super) fn fresh_period(sweeps: &[&[Sample]], noise_percent: Option<f64>) -> 
     // Noise so small that fresh values mostly repeat: the changes only say the sensor is no
     // faster than they show, and the sources say how slow it may be. Otherwise they time it,
     // whatever its period, up to four reads a fresh value.
-    let fewest = if honest_repeats >= 0.5 {
+    let fewest = if noise_percent.is_some_and(too_quiet_to_time) {
         (took.as_secs_f64() / SLOWEST_FRESH_PERIOD.as_secs_f64()).clamp(1.0, intervals)
     } else {
         (intervals / 4.0).max(1.0)
