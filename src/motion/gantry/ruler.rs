@@ -303,9 +303,9 @@ impl Gantry {
     /// Measures one line of each axis just after the grid was drawn, the one a check crosses
     /// first (nearest the board's middle, between its middle squares): later checks hold each
     /// line against that measure, and cross a measured line while it has a clean crossing.
-    /// The columns axis's lines are taken as the blank read's rows placed them, when they
-    /// placed every one of them surely (see `Gantry::lines_in_sweeps`); only the rows axis's
-    /// line is then crossed.
+    /// The columns axis's lines are taken at the mean of where the blank read's rows placed
+    /// them, when they placed every one of them surely (see `Gantry::lines_in_sweeps`); only
+    /// the rows axis's line is then crossed.
     ///
     /// Why one and not every line: each crossing at the blank read's precision takes 3 to 4.5
     /// s (two to four passes out and back), and the four of a 3 x 3 grid took 13.4 to 14.6 s
