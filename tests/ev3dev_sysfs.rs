@@ -273,6 +273,27 @@ fn the_status_lights_drop_brickruns_heartbeat_before_showing_a_colour() {
 }
 
 #[test]
+fn the_status_lights_write_only_the_leds_a_new_colour_changes() {
+    require_fuse!();
+    let brick = mount(Tree::default_robot());
+    let mut lights = Ev3Lights::open().unwrap();
+    lights.set(LightColour::Green, LightColour::Green).unwrap();
+    let before = brick.tree().accesses.len();
+    // Green to amber on the left lights its red LED; the right stays green.
+    lights.set(LightColour::Amber, LightColour::Green).unwrap();
+    lights.set(LightColour::Amber, LightColour::Green).unwrap();
+    let tree = brick.tree();
+    assert_eq!(tree.accesses.len() - before, 1, "{:?}", tree.writes);
+    assert_eq!(
+        tree.writes.last().unwrap(),
+        &(
+            "sys/class/leds/led0:red:brick-status/brightness".to_string(),
+            "255".to_string()
+        )
+    );
+}
+
+#[test]
 fn the_brick_buttons_are_read_with_one_key_state_request() {
     require_fuse!();
     let brick = mount(Tree::default_robot());

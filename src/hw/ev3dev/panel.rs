@@ -25,7 +25,15 @@ const LED_NAMES: [[&str; 4]; 2] = [
 /// The two status lights.
 pub struct Ev3Lights {
     /// Left red, left green, right red, right green.
-    leds: Vec<Attributes>,
+    leds: Vec<Led>,
+}
+
+/// One LED: its attributes, its full brightness (read once: the driver's `max_brightness`
+/// never changes), and whether it was last set lit, if it was set.
+struct Led {
+    attributes: Attributes,
+    full: u32,
+    lit: Option<bool>,
 }
 
 impl Ev3Lights {
@@ -34,21 +42,27 @@ impl Ev3Lights {
     pub fn open() -> Result<Ev3Lights, HwError> {
         let mut last_error = None;
         for names in LED_NAMES {
-            let opened: Result<Vec<Attributes>, HwError> = names
+            let opened: Result<Vec<Led>, HwError> = names
                 .iter()
                 .map(|name| {
-                    Attributes::open(
+                    let attributes = Attributes::open(
                         "leds",
                         name,
                         "status lights",
                         &["trigger", "brightness", "max_brightness"],
-                    )
+                    )?;
+                    let full = attributes.get("max_brightness")?;
+                    Ok(Led {
+                        attributes,
+                        full,
+                        lit: None,
+                    })
                 })
                 .collect();
             match opened {
                 Ok(leds) => {
                     for led in &leds {
-                        led.set("trigger", "none")?;
+                        led.attributes.set("trigger", "none")?;
                     }
                     return Ok(Ev3Lights { leds });
                 }
@@ -60,6 +74,8 @@ impl Ev3Lights {
 }
 
 impl StatusLights for Ev3Lights {
+    /// Writes only the LEDs that change: the lights change with nearly every screen, and
+    /// each write is a system call the brick's CPU pays for.
     fn set(&mut self, left: LightColour, right: LightColour) -> Result<(), HwError> {
         let red_green = |c: LightColour| match c {
             LightColour::Off => (false, false),
@@ -71,11 +87,17 @@ impl StatusLights for Ev3Lights {
         let (right_red, right_green) = red_green(right);
         for (led, on) in self
             .leds
-            .iter()
+            .iter_mut()
             .zip([left_red, left_green, right_red, right_green])
         {
-            let full: u32 = led.get("max_brightness")?;
-            led.set("brightness", if on { full } else { 0 })?;
+            if led.lit == Some(on) {
+                continue;
+            }
+            // Unknown until the write is known to have taken.
+            led.lit = None;
+            led.attributes
+                .set("brightness", if on { led.full } else { 0 })?;
+            led.lit = Some(on);
         }
         Ok(())
     }
