@@ -9,7 +9,7 @@ use crate::at_the_brick::*;
 use crate::counted::{Counted, Totals};
 use crate::stand_in_voice::{StandInVoice, ESPEAK_SHARE};
 use ev3_tictactoe::motion::calibrate::PRESS_POLL;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 /// What one sysfs attribute access costs the EV3's 300 MHz CPU: ev3dev-lang-rust's issue 38
 /// measured at most 150 colour-sensor RGB reads a second, three attributes each, so about
@@ -161,6 +161,84 @@ pub fn is_waiting(title: &str) -> bool {
     title.starts_with("Your move")
 }
 
+/// The host's two clocks read together: the program's log stamps lines with the time of day,
+/// the emulated brick its accesses with the monotonic clock.
+#[derive(Clone, Copy)]
+struct Clocks {
+    monotonic: Instant,
+    of_day: SystemTime,
+}
+
+impl Clocks {
+    fn now() -> Clocks {
+        Clocks {
+            monotonic: Instant::now(),
+            of_day: SystemTime::now(),
+        }
+    }
+
+    /// These clocks, if the time of day has kept pace with the monotonic clock since they
+    /// were read: a step of the time of day (a clock set by hand or by NTP) would move every
+    /// stamp of the log against the accesses.
+    fn checked(self) -> Clocks {
+        let now = Clocks::now();
+        let monotonic = now.monotonic - self.monotonic;
+        let of_day = now.of_day.duration_since(self.of_day).unwrap_or_default();
+        let apart = monotonic.abs_diff(of_day);
+        assert!(
+            apart < Duration::from_millis(1),
+            "the time of day moved {apart:?} against the monotonic clock during the game"
+        );
+        self
+    }
+
+    /// The monotonic instant of `of_day`.
+    fn instant_of(self, of_day: SystemTime) -> Instant {
+        match of_day.duration_since(self.of_day) {
+            Ok(after) => self.monotonic + after,
+            Err(before) => self.monotonic - before.duration(),
+        }
+    }
+}
+
+/// `screens` as read from the program's output, each at the instant the program showed it, as
+/// its log stamps it (`log`; every screen shown is logged). A line read from the output is
+/// stamped when the test's reading thread gets it, which a loaded machine can delay past the
+/// first accesses of the work that follows a wait, and those would be counted in the wait;
+/// the log's stamp comes before the program's next access, however loaded the machine. (The
+/// counted instructions of each screen are still taken as its line is read: the counter has
+/// no stamp of its own.)
+fn as_the_program_showed_them(
+    screens: &[(Instant, String)],
+    log: &str,
+    clocks: Clocks,
+) -> Vec<(Instant, String)> {
+    let mut logged = log.lines().filter_map(|line| {
+        let (stamp, said) = line.split_once(' ')?;
+        let shown = said.split_once("screen: ")?.1;
+        let at = humantime::parse_rfc3339(stamp).ok()?;
+        Some((clocks.instant_of(at), shown))
+    });
+    let mut latest = Duration::ZERO;
+    let restamped: Vec<(Instant, String)> = screens
+        .iter()
+        .map(
+            |(read_at, line)| match logged.find(|(_, shown)| shown.starts_with(line.as_str())) {
+                Some((shown_at, _)) => {
+                    latest = latest.max(read_at.saturating_duration_since(shown_at));
+                    (shown_at, line.clone())
+                }
+                None => panic!("the screen {line:?} is not in the program's log:\n{log}"),
+            },
+        )
+        .collect();
+    eprintln!(
+        "the screens' lines reached the test up to {:.1} ms after the program showed them",
+        latest.as_secs_f64() * 1000.0
+    );
+    restamped
+}
+
 /// The phases as a table for a person: the accesses and their share of the brick, and when
 /// counted, the instructions (millions, and millions a second), their share, and the system
 /// calls of every kind a second.
@@ -244,6 +322,7 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
     };
     let folder = tempfile::tempdir().unwrap();
     let args = ["play", "--difficulty", "hard", "--first", "human"];
+    let clocks = Clocks::now();
     let path = voice.as_ref().map(StandInVoice::path);
     let mut run = Run::start_counted(&brick, folder.path(), &args, counted, path.as_deref());
     let ending = loop {
@@ -287,8 +366,9 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
         at_screens: &run.screen_totals,
         at_end: run.counted.as_ref().and_then(Counted::so_far),
     };
+    let screens = as_the_program_showed_them(&run.screens, &log, clocks.checked());
     Played {
-        phases: phases(&run.screens, (&accesses, &input_calls), counts, ended),
+        phases: phases(&screens, (&accesses, &input_calls), counts, ended),
         ending,
         said: voice.as_ref().map(StandInVoice::spoken).unwrap_or_default(),
     }
