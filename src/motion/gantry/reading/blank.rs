@@ -310,14 +310,12 @@ impl Gantry {
         let first_squares = self.each_square(&first)?;
         let second_squares = self.each_square(&second)?;
         // One noise for both reads' squares: the sensor's.
-        let percents: Vec<Vec<u8>> = first_squares
-            .iter()
-            .chain(&second_squares)
-            .map(|samples| samples.iter().map(|s| s.percent).collect())
-            .collect();
-        let pooled = BlankSquare::pooled(&percents).ok_or_else(|| MotionError::Unread {
-            square: self.square_name(cells[0]),
-        })?;
+        let pooled =
+            pooled_squares(first_squares.iter().chain(&second_squares)).ok_or_else(|| {
+                MotionError::Unread {
+                    square: self.square_name(cells[0]),
+                }
+            })?;
         self.noise_percent = Some(pooled[0].noise);
         // The sweeps were timed before the noise was known: time them again with it.
         let sweeps: Vec<&[Sample]> = first
@@ -349,12 +347,8 @@ impl Gantry {
     /// Times the sensor on `rows`, a read of the squares, with the noise their paper shows,
     /// when that noise is too small for fresh values to differ (see `fresh_period`).
     fn time_a_quiet_sensor(&mut self, rows: &[SweptRow]) -> Result<()> {
-        let percents: Vec<Vec<u8>> = self
-            .each_square(rows)?
-            .iter()
-            .map(|samples| samples.iter().map(|s| s.percent).collect())
-            .collect();
-        let Some(noise) = BlankSquare::pooled(&percents).and_then(|p| p.first().map(|s| s.noise))
+        let Some(noise) =
+            pooled_squares(&self.each_square(rows)?).and_then(|p| p.first().map(|s| s.noise))
         else {
             return Ok(());
         };
@@ -414,4 +408,16 @@ impl Gantry {
         }
         Ok(())
     }
+}
+
+/// Each square's readings as blank paper, every square with one noise, the sensor's (see
+/// [`BlankSquare::pooled`]).
+fn pooled_squares<'a>(
+    squares: impl IntoIterator<Item = &'a Vec<Sample>>,
+) -> Option<Vec<BlankSquare>> {
+    let percents: Vec<Vec<u8>> = squares
+        .into_iter()
+        .map(|samples| samples.iter().map(|s| s.percent).collect())
+        .collect();
+    BlankSquare::pooled(&percents)
 }
