@@ -1,9 +1,9 @@
 //! The gantry: homing, moving, drawing and reading the paper, on top of the [`crate::hw`] traits.
 //!
-//! The split follows Klipper's: [`plan`] decides *where* (pure geometry: the grid, the marks,
-//! the sweeps that read the squares), [`gantry`] decides *how* (homing, moves with time limits,
-//! the pen), and [`stall`], [`leg`] and [`sensing`] are the pure decisions those loops apply,
-//! handed the time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
+//! The split follows Klipper's: [`plan`] decides *where* (pure geometry: the grid, the marks, the
+//! sweeps that read the squares), [`gantry`] decides *how* (homing, moves with time limits, the
+//! pen), and [`stall`], [`leg`] and [`sensing`] are the pure decisions those loops apply, handed
+//! the time and the readings. Every error leaves the machine safe first: motors stopped, pen lifted
 //! where it still can be.
 
 pub mod calibrate;

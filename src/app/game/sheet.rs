@@ -138,12 +138,13 @@ impl Program<'_> {
         }
     }
 
-    /// Before the robot draws, and before a read that saw several new marks is believed: the
-    /// grid's lines, crossed between squares `board` has empty and not `inked` (a person's new
-    /// mark would pull the fit), must be where they were when it drew them. A grid nudged a little is followed; an axis that slipped is
-    /// put right by re-homing, and the person is told; a sheet that moved further ends the
-    /// game with how far and which way (see [`crate::motion::gantry::ruler`]). Says whether
-    /// the squares are now anywhere else than before the check.
+    /// Before the robot draws, and before a read that saw several new marks is believed: the grid's
+    /// lines, crossed between squares `board` has empty and not `inked` (a person's new mark would
+    /// pull the fit), must be where they were when it drew them. A grid nudged a little is
+    /// followed; an axis that slipped is put right by re-homing, and the person is told; a sheet
+    /// that moved further ends the game with how far and which way (see
+    /// [`crate::motion::gantry::ruler`]). Says whether the squares are now anywhere else than
+    /// before the check.
     pub(super) fn check_the_grid_is_where_it_was(
         &mut self,
         board: &Board,

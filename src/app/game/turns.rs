@@ -221,8 +221,9 @@ impl Program<'_> {
     }
 
     /// The picture of the read just made, which `saw` what it says, and its readings (see
-    /// [`crate::read_record`]), to keep: every read's when the person asked for them, and otherwise a read's that saw no
-    /// new mark or several, so a person told so can look at what the sensor saw.
+    /// [`crate::read_record`]), to keep: every read's when the person asked for them, and otherwise
+    /// a read's that saw no new mark or several, so a person told so can look at what the sensor
+    /// saw.
     fn read_picture(
         &self,
         board: &Board,

@@ -1,6 +1,7 @@
-//! The gantry as the firmware uses it: moves with the safety net here, each axis's leg run
-//! with its time limit in `legs.rs`; homing in `homing.rs`, the pen and drawing in `drawing.rs`, reading the paper in `reading/`, the
-//! grid as a ruler in `ruler.rs`, measuring the machine for calibration in `travel.rs`.
+//! The gantry as the firmware uses it: moves with the safety net here, each axis's leg run with its
+//! time limit in `legs.rs`; homing in `homing.rs`, the pen and drawing in `drawing.rs`, reading the
+//! paper in `reading/`, the grid as a ruler in `ruler.rs`, measuring the machine for calibration in
+//! `travel.rs`.
 //!
 //! Every motion has a time limit derived from its distance and speed, and every failure makes
 //! the machine safe before it is returned (Klipper's rule): all motors stopped, the pen lifted if
