@@ -14,6 +14,7 @@ mod skipping;
 
 mod at_the_brick;
 mod counted;
+mod crossings;
 mod pace;
 mod stand_in_voice;
 

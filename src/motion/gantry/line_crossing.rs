@@ -239,7 +239,11 @@ impl Gantry {
         };
         let mut readings: Vec<(f64, f64)> = Vec::new();
         let mut fix = None;
+        // Each pass's speed and time, for the log.
+        let mut passes: Vec<(u32, f64)> = Vec::new();
+        let mut beyond_search = false;
         for pass in 0..MOST_PASSES {
+            let began = self.clock().now();
             // Out and back: a reading's age and the gears' play put the line late in the
             // direction of travel, by as much each way.
             for (from, to) in [
@@ -255,6 +259,7 @@ impl Gantry {
                     (f64::from(along), f64::from(s.percent))
                 }));
             }
+            passes.push((speed, (self.clock().now() - began).as_secs_f64()));
             let at_edge = |fix: Option<LineFix>, search: f64| {
                 fix.is_some_and(|f| (f.at_deg - f64::from(line_deg)).abs() >= search - 1.0)
             };
@@ -270,7 +275,8 @@ impl Gantry {
                     "crossing the {axis}'s grid line at {line_deg} deg: the best fit is at the \
                      edge of the search ({fix:?}), so no line was measured"
                 );
-                return Ok(None);
+                beyond_search = true;
+                break;
             }
             if fix.is_some_and(|f| f.sigmas >= RULER_SIGMAS && f.uncertainty_deg <= precise_deg) {
                 break;
@@ -280,6 +286,22 @@ impl Gantry {
             if pass == 0 {
                 speed = (speed / 2).max(SLOWEST_SWEEP_DEG_PER_S);
             }
+        }
+        // How many passes a crossing takes is the noise's draw: one game's ruler took seven
+        // times another's with nothing changed, so whoever times the reads (the brick suite's
+        // pace test) needs each pass's time and speed, not the total alone.
+        let timed: Vec<String> = passes
+            .iter()
+            .map(|(speed, seconds)| format!("{seconds:.2} s at {speed} deg/s"))
+            .collect();
+        log::info!(
+            "crossed the {axis}'s grid line at {line_deg} deg, {reach} deg either side, out and \
+             back: {} passes, {}",
+            passes.len(),
+            timed.join(", ")
+        );
+        if beyond_search {
+            return Ok(None);
         }
         match fix {
             Some(fix) if fix.sigmas >= RULER_SIGMAS => Ok(Some(fix.at_deg - f64::from(line_deg))),
