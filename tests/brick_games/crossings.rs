@@ -7,6 +7,7 @@
 //! one CI run). Judged on its total, the ruler makes a check of the brick's pace fail on a
 //! draw; judged pass for pass against the same kind of pass at full speed, it measures the pace.
 
+use crate::pace::title_of;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -64,17 +65,11 @@ pub fn crossings(
                 .iter()
                 .take_while(|(shown, _)| *shown <= at)
                 .last()
-                .map(|(_, shown)| title(shown))
+                .map(|(_, shown)| title_of(shown))
                 .unwrap_or_default();
             Some(parse(crossed, screen).unwrap_or_else(|| panic!("a crossing unread: {line}")))
         })
         .collect()
-}
-
-/// A screen's title: "[Reading the board] Hands off the paper." is "Reading the board".
-fn title(shown: &str) -> String {
-    let title = shown.split(']').next().unwrap_or_default();
-    title.trim_start_matches('[').to_string()
 }
 
 /// "rows axis's grid line at 120 deg, 30 deg either side, out and back: 2 passes, 1.34 s at
@@ -109,10 +104,21 @@ fn parse(crossed: &str, screen: String) -> Option<Crossing> {
 /// just drawn and a check's differ by some 16.
 const REACH_SLACK_DEG: u32 = 4;
 
+/// The ruler's passes of one game against what the same kinds of pass took in another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compared {
+    /// The passes compared: those whose kind both games made.
+    pub passes: usize,
+    /// Their seconds at the brick's pace.
+    pub at_pace: f64,
+    /// The seconds the same passes took at full speed, each its kind's mean.
+    pub at_full: f64,
+}
+
 /// The ruler's time in `paced` against what the same passes took at `full` speed, kind for
-/// kind (a kind's mean time, the kind whose reach is nearest): `(paced seconds, the same
-/// passes at full speed)`, over the passes whose kind both games made.
-pub fn against_full_speed(paced: &[Crossing], full: &[Crossing]) -> (f64, f64) {
+/// kind (a kind's mean time, the kind whose reach is nearest), over the passes whose kind both
+/// games made.
+pub fn against_full_speed(paced: &[Crossing], full: &[Crossing]) -> Compared {
     let mut at_full: BTreeMap<PassKind, (f64, usize)> = BTreeMap::new();
     for (kind, seconds) in full.iter().flat_map(Crossing::kinds) {
         let sum = at_full.entry(kind).or_default();
@@ -131,7 +137,18 @@ pub fn against_full_speed(paced: &[Crossing], full: &[Crossing]) -> (f64, f64) {
         .iter()
         .flat_map(Crossing::kinds)
         .filter_map(|(kind, seconds)| Some((seconds, mean_of_its_kind(kind)?)))
-        .fold((0.0, 0.0), |(p, f), (s, m)| (p + s, f + m))
+        .fold(
+            Compared {
+                passes: 0,
+                at_pace: 0.0,
+                at_full: 0.0,
+            },
+            |sum, (seconds, mean)| Compared {
+                passes: sum.passes + 1,
+                at_pace: sum.at_pace + seconds,
+                at_full: sum.at_full + mean,
+            },
+        )
 }
 
 #[test]
@@ -165,7 +182,11 @@ fn a_game_whose_ruler_needed_more_passes_is_judged_on_each_pass_against_its_kind
         crossing(32, &[1.32, 1.8]),
         crossing(18, &[5.0]),
     ];
-    let (paced_seconds, at_full) = against_full_speed(&paced, &full);
+    let Compared {
+        at_pace: paced_seconds,
+        at_full,
+        ..
+    } = against_full_speed(&paced, &full);
     assert!((paced_seconds - 6.24).abs() < 1e-9, "{paced_seconds}");
     assert!((at_full - 2.0 * (1.1 + 1.5)).abs() < 1e-9, "{at_full}");
     assert!((paced_seconds / at_full - 1.2).abs() < 1e-9);

@@ -127,12 +127,7 @@ pub fn phases(
             .flatten()
             .zip(counted_to)
             .map(|(from, to)| to - from);
-        let title = line
-            .split(']')
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches('[')
-            .to_string();
+        let title = title_of(line);
         let within = |calls: &[Instant]| {
             calls.partition_point(|a| *a < to) - calls.partition_point(|a| a < from)
         };
@@ -155,6 +150,12 @@ pub fn phases(
         }
     }
     phases
+}
+
+/// A screen's title: "[Reading the board] Hands off the paper." is "Reading the board".
+pub fn title_of(screen: &str) -> String {
+    let title = screen.split(']').next().unwrap_or_default();
+    title.trim_start_matches('[').to_string()
 }
 
 /// Phases while the program only waits for the person.
@@ -193,12 +194,14 @@ impl Clocks {
         self
     }
 
-    /// The monotonic instant of `of_day`.
-    fn instant_of(self, of_day: SystemTime) -> Instant {
-        match of_day.duration_since(self.of_day) {
+    /// The monotonic instant of a log line's `stamp` (RFC 3339, the time of day); `None` if it
+    /// is no such stamp.
+    fn instant_of(self, stamp: &str) -> Option<Instant> {
+        let of_day = humantime::parse_rfc3339(stamp).ok()?;
+        Some(match of_day.duration_since(self.of_day) {
             Ok(after) => self.monotonic + after,
             Err(before) => self.monotonic - before.duration(),
-        }
+        })
     }
 }
 
@@ -217,8 +220,7 @@ fn as_the_program_showed_them(
     let mut logged = log.lines().filter_map(|line| {
         let (stamp, said) = line.split_once(' ')?;
         let shown = said.split_once("screen: ")?.1;
-        let at = humantime::parse_rfc3339(stamp).ok()?;
-        Some((clocks.instant_of(at), shown))
+        Some((clocks.instant_of(stamp)?, shown))
     });
     let mut latest = Duration::ZERO;
     let restamped: Vec<(Instant, String)> = screens
@@ -371,15 +373,11 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
     };
     let clocks = clocks.checked();
     let screens = as_the_program_showed_them(&run.screens, &log, clocks);
-    let instant_of = |stamp: &str| {
-        let at = humantime::parse_rfc3339(stamp).ok()?;
-        Some(clocks.instant_of(at))
-    };
     Played {
         phases: phases(&screens, (&accesses, &input_calls), counts, ended),
         ending,
         said: voice.as_ref().map(StandInVoice::spoken).unwrap_or_default(),
-        crossings: crossings(&log, &screens, instant_of),
+        crossings: crossings(&log, &screens, |stamp| clocks.instant_of(stamp)),
     }
 }
 
@@ -548,17 +546,14 @@ fn at_the_brick_s_pace_a_whole_game_ends_as_at_full_speed_and_its_reads_take_at_
                 .sum::<f64>()
     };
     let (at_full, at_pace) = (reading(&full), reading(&paced));
-    let (ruler_at_pace, ruler_at_full) = against_full_speed(&paced.crossings, &full.crossings);
+    let ruler = against_full_speed(&paced.crossings, &full.crossings);
+    let (ruler_at_pace, ruler_at_full) = (ruler.at_pace, ruler.at_full);
     eprintln!(
         "reading the paper and the board, less the ruler's crossings: {at_pace:.1} s at the \
          brick's pace against {at_full:.1} s at full speed; the ruler's {} passes at the \
-         brick's pace {ruler_at_pace:.1} s, the same kinds of pass at full speed {:.1} s",
-        paced
-            .crossings
-            .iter()
-            .map(|c| c.passes.len())
-            .sum::<usize>(),
-        ruler_at_full
+         brick's pace {ruler_at_pace:.1} s, the same kinds of pass at full speed \
+         {ruler_at_full:.1} s",
+        ruler.passes
     );
     assert!(
         at_pace <= 1.25 * at_full,
