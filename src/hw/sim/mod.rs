@@ -7,6 +7,7 @@
 //! every run with the same seed is the same. Faults can be injected ([`Faults`]) to test that
 //! the firmware stops safely and says what went wrong.
 
+mod beside_sheet;
 mod body;
 mod devices;
 pub mod human;
@@ -451,7 +452,8 @@ impl SimRobot {
                 body.columns.travel_deg + margin,
                 body.rows.travel_deg + margin,
             ),
-        );
+        )
+        .with_sheet_from(body.sheet_min_deg);
         let world = World {
             time_ms: 0,
             step_ms: settings.step_ms.max(1),

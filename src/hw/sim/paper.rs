@@ -3,6 +3,7 @@
 //! sensor's footprint are physical, in millimetres, turned into degrees by the machine's
 //! [`Scale`]. Where the figures come from, and their ranges: `docs/sensor.md`.
 
+use super::beside_sheet;
 use super::ink_totals::RunningTotals;
 use crate::physical::Scale;
 use std::cell::RefCell;
@@ -53,6 +54,11 @@ pub struct PaperLook {
     /// Reflected light of the human's ink (percent): a black pen reads like the robot's ink, a
     /// pencil about a quarter darker than the paper.
     pub human_ink_percent: f64,
+    /// Reflected light of what lies beside the sheet, beyond its corner nearest the axes' zero
+    /// (a table, the robot's base), where the parked sensor looks (percent): `None`, the
+    /// default, for a sheet that reaches further than the robot does. From black (2 to 6 %,
+    /// docs/sensor.md [16]) to paper.
+    pub beside_sheet_percent: Option<f64>,
 }
 
 impl Default for PaperLook {
@@ -64,6 +70,7 @@ impl Default for PaperLook {
             pen_width_mm: 1.0,
             human_pen_width_mm: 1.0,
             human_ink_percent: 10.0,
+            beside_sheet_percent: None,
         }
     }
 }
@@ -123,6 +130,9 @@ pub struct Paper {
     totals: RefCell<RunningTotals>,
     /// The palest ink on the sheet: while paper is brighter, every inked cell reads its ink.
     palest_ink: f32,
+    /// The sheet's corner nearest the axes' zero, beyond which the sensor sees what lies
+    /// beside it ([`PaperLook::beside_sheet_percent`]); `None`: paper everywhere.
+    sheet_from: Option<PaperPoint>,
 }
 
 impl Paper {
@@ -141,6 +151,15 @@ impl Paper {
             ink: vec![None; width * height],
             totals: RefCell::new(RunningTotals::new(width, height)),
             palest_ink: 0.0,
+            sheet_from: None,
+        }
+    }
+
+    /// This paper, its sheet beginning at `corner` (see [`PaperLook::beside_sheet_percent`]).
+    pub fn with_sheet_from(self, corner: PaperPoint) -> Paper {
+        Paper {
+            sheet_from: Some(corner),
+            ..self
         }
     }
 
@@ -299,6 +318,20 @@ impl Paper {
     /// Reflected light at `at` before sensor noise: the paper's white, darkened by the ink
     /// under the spot, each cell by its own ink.
     pub fn reflected_percent(&self, at: PaperPoint) -> f64 {
+        let on_the_sheet = self.reflected_on_the_sheet(at);
+        match self.look.beside_sheet_percent {
+            Some(beside) => {
+                let off = self.sheet_from.map_or(0.0, |corner| {
+                    beside_sheet::share_beyond(corner, at, self.footprint)
+                });
+                on_the_sheet * (1.0 - off) + beside * off
+            }
+            None => on_the_sheet,
+        }
+    }
+
+    /// [`Paper::reflected_percent`] were the sheet everywhere.
+    fn reflected_on_the_sheet(&self, at: PaperPoint) -> f64 {
         let look = &self.look;
         let white = look.white_percent
             + look.white_variation_percent

@@ -31,6 +31,10 @@ pub struct WorldFile {
     /// the sheet (default: 6).
     pub paper_percent: f64,
     pub paper_variation_percent: f64,
+    /// What lies beside the sheet, beyond its corner nearest the axes' zero, where the parked
+    /// sensor looks, reflected light in percent (default: null, the sheet reaches further than
+    /// the robot; a dark table is about 5).
+    pub beside_sheet_percent: Option<f64>,
     /// The diameter of the patch the sensor averages over, in mm (default: null, the robot
     /// config's `sensing.spot_mm`, so the robot knows its own sensor); a figure here is a sensor
     /// mounted otherwise than the config believes.
@@ -80,6 +84,7 @@ impl WorldFile {
             robot_ink_percent: s.look.ink_percent,
             paper_percent: s.look.white_percent,
             paper_variation_percent: s.look.white_variation_percent,
+            beside_sheet_percent: s.look.beside_sheet_percent,
             sensor_spot_mm: s.sensor_spot_mm,
             sensor_noise_percent: s.sensor_noise_percent,
             room: s.room,
@@ -139,6 +144,9 @@ impl WorldFile {
             0.0,
             30.0,
         )?;
+        if let Some(beside) = self.beside_sheet_percent {
+            within("beside_sheet_percent", beside, 0.0, 100.0)?;
+        }
         if let Some(spot) = self.sensor_spot_mm {
             within("sensor_spot_mm", spot, 2.0, 30.0)?;
         }
@@ -228,6 +236,7 @@ impl WorldFile {
                 pen_width_mm: self.robot_pen_width_mm,
                 human_pen_width_mm: self.human_pen_width_mm,
                 human_ink_percent: self.human_ink_percent,
+                beside_sheet_percent: self.beside_sheet_percent,
             },
             sensor_spot_mm: self.sensor_spot_mm,
             sensor_noise_percent: self.sensor_noise_percent,
