@@ -280,7 +280,11 @@ pub fn read_everywhere(drawn: HandMark, condition: Condition, seed: u64) -> anyh
             .filter(|c| !neighbours.iter().any(|(n, _)| n == c))
             .collect();
         // The person presses the touch sensor and steps back: their shadow, if the room
-        // casts one, falls on the first part of the read.
+        // casts one, falls on the first part of the read. As a game does, the robot reads the
+        // paper under its parked sensor first, to tell that shadow from the paper.
+        gantry
+            .note_the_paper_at_rest()
+            .context("the paper at rest")?;
         sim.world().press_touch(PRESS);
         let began = sim.world().now();
         let (mut marks, mut readings) = gantry.read_new_marks(&blank, &empty).context("reading")?;

@@ -3,6 +3,7 @@
 //! `reading`.
 
 mod reading;
+mod shadow;
 
 use ev3_tictactoe::config::{AxisPoint, RobotConfig};
 use ev3_tictactoe::game::{Cell, Mark};

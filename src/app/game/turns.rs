@@ -66,6 +66,9 @@ impl Program<'_> {
         let mut spoken = speech::YOUR_TURN.to_string();
         loop {
             if !read_again {
+                // The paper as it is before the person comes: their shadow, once they press,
+                // is told from it (see `Gantry::note_the_paper_at_rest`).
+                self.gantry.note_the_paper_at_rest()?;
                 self.panel.activity(Activity::YourMove);
                 self.panel.show(view.clone());
                 self.panel.say(&spoken);

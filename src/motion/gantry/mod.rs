@@ -113,6 +113,9 @@ pub struct Gantry {
     /// The light on the paper the last read measured, against the blank read's: see
     /// [`Gantry::paper_light`].
     paper_light: crate::motion::sensing::PaperLight,
+    /// The paper under the parked sensor as the person's turn began, and where the carriage
+    /// stood: see [`Gantry::note_the_paper_at_rest`]. Taken by the turn's first read.
+    paper_at_rest: Option<(crate::motion::sensing::PaperAtRest, AxisPoint)>,
     /// What the last safe stop achieved.
     last_safe_state: Option<SafeState>,
     /// The sensor's spot and the robot's ink as the last grid's crossings measured them, and
@@ -156,6 +159,7 @@ impl Gantry {
             last_read: ReadStages::default(),
             last_read_samples: Vec::new(),
             paper_light: crate::motion::sensing::PaperLight::as_at_blank(board_size),
+            paper_at_rest: None,
             last_safe_state: None,
             grid_as_drawn: None,
             sheet_read: None,

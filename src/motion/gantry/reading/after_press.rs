@@ -41,7 +41,7 @@ use super::sweeping::SweptRow;
 use super::{by_square, paper_ratios, BlankPaper, SquareReading};
 use crate::game::Cell;
 use crate::motion::gantry::{Gantry, Result};
-use crate::motion::sensing::{Evidence, NewMarks, PaperLight, Sample};
+use crate::motion::sensing::{Evidence, NewMarks, PaperAtRest, PaperLight, Sample};
 use std::time::Duration;
 
 use super::fresh_light;
@@ -61,7 +61,101 @@ const FEWEST_READ_AGAIN: usize = 3;
 /// [`Gantry::look_again_at_lone_mark`]).
 const LOOKS_AGAIN: usize = 2;
 
+/// Readings of the parked sensor held still that measure the paper as a person's turn begins:
+/// eight, a tenth of a second at the sensor's 10 ms, a fifth at 20 ms, before "Your move".
+const AT_REST_READINGS: usize = 8;
+
+/// Readings held still each time the read sees whether the person's shadow has lifted: at the
+/// sensor's 10 ms, the read starts within 40 ms of the paper coming back.
+const SHADOW_READINGS: usize = 4;
+
+/// The carriage must stand within this many degrees of where it stood when the paper at rest
+/// was read for the two to be the same paper: a degree or two is a parked motor settling.
+const STILL_PARKED_DEG: i32 = 2;
+
 impl Gantry {
+    /// Reads the paper under the sensor, parked, as a person's turn begins (before they are
+    /// asked to move): the turn's first read compares it with the same paper once they press,
+    /// and starts when their shadow has lifted (see [`PaperAtRest`]). Nothing is kept before
+    /// the blank read has measured the sensor's noise.
+    pub fn note_the_paper_at_rest(&mut self) -> Result<()> {
+        self.paper_at_rest = None;
+        if self.noise_percent.is_none() {
+            return Ok(());
+        }
+        let (values, at) = self.read_held_still(AT_REST_READINGS)?;
+        if let Some(paper) = self.paper_held_still(&values, at) {
+            // Each later read holds half as many readings: its mean's error is 1.4 times this.
+            let later = paper.error * (AT_REST_READINGS as f64 / SHADOW_READINGS as f64).sqrt();
+            log::info!(
+                "the parked sensor reads {:.0} % as the turn begins: a person's shadow that \
+                 takes {:.0} % of the light or more will show there",
+                paper.mean,
+                paper.faintest_shadow(later) * 100.0
+            );
+            self.paper_at_rest = Some((paper, self.position()?));
+        }
+        Ok(())
+    }
+
+    /// `values` read held still at `at`, as [`PaperAtRest`]: each a fresh measurement only as
+    /// often as the sensor measures.
+    fn paper_held_still(&self, values: &[u8], at: Duration) -> Option<PaperAtRest> {
+        let asked = self.config.sensing.sample_ms.max(1) as f64;
+        let measures = self.read_period().as_secs_f64() * 1000.0;
+        let fresh = values.len() as f64 * (asked / measures.max(asked));
+        PaperAtRest::of(values, fresh, self.noise_percent?, at)
+    }
+
+    /// Before the first look of a turn's first read: while the paper under the parked sensor
+    /// reads darker than it did as the turn began (past noise and drift: a person's shadow),
+    /// waits, reading it again, up to [`SHADOW_AFTER_PRESS`] after `read_began`. Says what it
+    /// saw when it waited. Without a note of the paper at rest, or with the carriage moved
+    /// since, it does not wait.
+    pub(super) fn wait_for_the_shadow_to_lift(&mut self, read_began: Duration) -> Result<()> {
+        let Some((before, parked)) = self.paper_at_rest.take() else {
+            return Ok(());
+        };
+        let now_at = self.position()?;
+        if (now_at.columns - parked.columns).abs() > STILL_PARKED_DEG
+            || (now_at.rows - parked.rows).abs() > STILL_PARKED_DEG
+        {
+            return Ok(());
+        }
+        let mut first_darker = None;
+        loop {
+            let (values, at) = self.read_held_still(SHADOW_READINGS)?;
+            let Some(now) = self.paper_held_still(&values, at) else {
+                return Ok(());
+            };
+            let darker = before.darker_now(&now);
+            let waited = (self.clock().now() - read_began).as_secs_f64();
+            match (darker, first_darker) {
+                (None, None) => return Ok(()),
+                (None, Some(first)) => {
+                    log::info!(
+                        "the paper under the parked sensor read {:.0} % darker than as the \
+                         turn began when the person pressed, and came back after {waited:.1} \
+                         s: their shadow has lifted, reading the board",
+                        first * 100.0
+                    );
+                    return Ok(());
+                }
+                (Some(darker), _) if self.clock().now() >= read_began + SHADOW_AFTER_PRESS => {
+                    log::info!(
+                        "the paper under the parked sensor still reads {:.0} % darker than as \
+                         the turn began, {waited:.1} s after the press: the light changed, \
+                         reading the board in it",
+                        darker * 100.0
+                    );
+                    return Ok(());
+                }
+                (Some(darker), None) => first_darker = Some(darker),
+                (Some(_), Some(_)) => {}
+            }
+        }
+    }
+
     /// Waits until [`SHADOW_AFTER_PRESS`] has passed since `read_began`, if it has not yet.
     fn wait_out_the_shadow(&self, read_began: Duration) {
         let gone = read_began + SHADOW_AFTER_PRESS;

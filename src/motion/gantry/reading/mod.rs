@@ -89,6 +89,7 @@ impl Gantry {
         self.last_read = ReadStages::default();
         self.last_read_samples.clear();
         let mut stage = self.start_stage();
+        self.wait_for_the_shadow_to_lift(read_began)?;
         let light = (blank, empty);
         let first_rows = self.look(&mut readings, &first, fast, &[0], light)?;
         self.last_read.first = self.end_stage(stage, first.len());

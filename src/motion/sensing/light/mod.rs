@@ -19,10 +19,12 @@
 //! ([`PaperLight::steady`] false), so the turn can look again once hands have left the board
 //! rather than believe it.
 
+mod at_rest;
 mod fit;
 mod in_time;
 
 use crate::game::Cell;
+pub use at_rest::PaperAtRest;
 pub use fit::Step;
 use fit::{median, plane, rms_error, Plane};
 use in_time::{mean_read_at, time_spanned};
