@@ -396,6 +396,24 @@ mod tests {
     }
 
     #[test]
+    fn light_that_steps_up_along_the_line_is_not_a_dip() {
+        // A lamp switched on as the spot passed: the readings before it a ninth darker.
+        let line: Vec<Sample> = (0..36)
+            .map(|i| {
+                let columns = 130 + 2 * i;
+                Sample {
+                    at: AxisPoint::new(columns, 195),
+                    time: Duration::from_millis(10 * i as u64),
+                    percent: if columns < 166 { 62 } else { 70 },
+                }
+            })
+            .collect();
+        let period = Duration::from_millis(10);
+        let step = Look::of(&PAPER, &line, &settings(), period, 10.0, true).unwrap();
+        assert!(step.local_depth < 0.03, "{step:?}");
+    }
+
+    #[test]
     fn noise_alone_is_blank_and_a_noisier_paper_raises_the_thresholds() {
         assert_eq!(
             judge(&PAPER, &[look(170, 67.0)], &settings()),
