@@ -8,6 +8,9 @@ use ev3_tictactoe::hw::sim::RoomLight;
 /// How long the person holds the touch sensor down.
 const PRESS: Duration = Duration::from_millis(200);
 
+/// Where the person draws their X.
+const CENTRE: Cell = Cell { row: 1, col: 1 };
+
 /// The harsh end of a person's shadow (docs/sensor.md, "The room"), and nothing else.
 fn a_shadow_after_each_press() -> RoomLight {
     RoomLight {
@@ -49,8 +52,7 @@ fn a_turn_in(settings: SimSettings, noted: bool) -> Turn {
         gantry.note_the_paper_at_rest().unwrap();
     }
     let board = gantry.config().board.clone();
-    let centre = Cell { row: 1, col: 1 };
-    human::draw(sim.world().paper_mut(), &board, centre, HandMark::Cross);
+    human::draw(sim.world().paper_mut(), &board, CENTRE, HandMark::Cross);
     sim.world().press_touch(PRESS);
     let pressed = sim.world().now();
     let all: Vec<Cell> = (0..9).map(|i| Cell::from_index(i, 3)).collect();
@@ -62,15 +64,26 @@ fn a_turn_in(settings: SimSettings, noted: bool) -> Turn {
     }
 }
 
+/// The read saw the X, started within a second of the press, in the shadow, and read again
+/// the squares it read there.
+fn assert_read_in_the_shadow_and_again(turn: &Turn, seed: u64) {
+    assert_eq!(turn.seen, NewMarks::One(CENTRE), "seed {seed}");
+    assert!(
+        turn.first_reading_after < Duration::from_secs(1),
+        "seed {seed}: the read waited {:?}",
+        turn.first_reading_after
+    );
+    assert!(
+        turn.first_look_squares > 9,
+        "seed {seed}: the squares read in the shadow were not read again"
+    );
+}
+
 #[test]
 fn the_first_look_starts_once_the_person_s_shadow_has_lifted() {
     for seed in 1..=4 {
         let turn = a_turn(a_shadow_after_each_press(), seed, true);
-        assert_eq!(
-            turn.seen,
-            NewMarks::One(Cell { row: 1, col: 1 }),
-            "seed {seed}"
-        );
+        assert_eq!(turn.seen, NewMarks::One(CENTRE), "seed {seed}");
         assert!(
             turn.first_reading_after >= PRESS + Duration::from_secs_f64(1.5),
             "seed {seed}: the board was read {:?} after the press, in the shadow",
@@ -87,11 +100,7 @@ fn the_first_look_starts_once_the_person_s_shadow_has_lifted() {
 fn in_steady_light_the_first_look_starts_at_once() {
     for seed in 1..=4 {
         let turn = a_turn(RoomLight::default(), seed, true);
-        assert_eq!(
-            turn.seen,
-            NewMarks::One(Cell { row: 1, col: 1 }),
-            "seed {seed}"
-        );
+        assert_eq!(turn.seen, NewMarks::One(CENTRE), "seed {seed}");
         assert!(
             turn.first_reading_after < Duration::from_secs(1),
             "seed {seed}: the board was read {:?} after the press",
@@ -107,19 +116,7 @@ fn a_shadow_the_parked_sensor_did_not_see_is_read_again_where_it_lay() {
     // again once it has gone.
     for seed in 1..=4 {
         let turn = a_turn(a_shadow_after_each_press(), seed, false);
-        assert_eq!(
-            turn.seen,
-            NewMarks::One(Cell { row: 1, col: 1 }),
-            "seed {seed}"
-        );
-        assert!(
-            turn.first_reading_after < Duration::from_secs(1),
-            "seed {seed}"
-        );
-        assert!(
-            turn.first_look_squares > 9,
-            "seed {seed}: the squares read in the shadow were not read again"
-        );
+        assert_read_in_the_shadow_and_again(&turn, seed);
     }
 }
 
@@ -136,15 +133,6 @@ fn beside_a_sheet_on_a_dark_table_the_shadow_is_not_seen_at_rest_and_is_read_aga
         };
         settings.look.beside_sheet_percent = Some(5.0);
         let turn = a_turn_in(settings, true);
-        assert_eq!(
-            turn.seen,
-            NewMarks::One(Cell { row: 1, col: 1 }),
-            "seed {seed}"
-        );
-        assert!(
-            turn.first_reading_after < Duration::from_secs(1),
-            "seed {seed}"
-        );
-        assert!(turn.first_look_squares > 9, "seed {seed}");
+        assert_read_in_the_shadow_and_again(&turn, seed);
     }
 }

@@ -165,14 +165,14 @@ impl Look {
                 .iter()
                 .filter(|s| beside.contains(&(s.at.columns - centre).abs()))
                 .collect();
-            let (before, after): (Vec<u8>, Vec<u8>) = {
-                let (b, a): (Vec<&Sample>, Vec<&Sample>) =
-                    around.iter().partition(|s| s.at.columns < centre);
-                (
-                    b.iter().map(|s| s.percent).collect(),
-                    a.iter().map(|s| s.percent).collect(),
-                )
+            let side = |before: bool| -> Vec<u8> {
+                around
+                    .iter()
+                    .filter(|s| (s.at.columns < centre) == before)
+                    .map(|s| s.percent)
+                    .collect()
             };
+            let (before, after) = (side(true), side(false));
             let fewer = before.len().min(after.len());
             if fewer < MIN_READINGS_BESIDE / 2 {
                 return None;
