@@ -57,7 +57,7 @@ pub struct PaperLook {
     /// Reflected light of what lies beside the sheet, beyond its corner nearest the axes' zero
     /// (a table, the robot's base), where the parked sensor looks (percent): `None`, the
     /// default, for a sheet that reaches further than the robot does. From black (2 to 6 %,
-    /// docs/sensor.md [16]) to paper.
+    /// docs/sensor.md, source 16) to paper.
     pub beside_sheet_percent: Option<f64>,
 }
 
@@ -322,7 +322,8 @@ impl Paper {
         match self.look.beside_sheet_percent {
             Some(beside) => {
                 let off = self.sheet_from.map_or(0.0, |corner| {
-                    beside_sheet::share_beyond(corner, at, self.footprint)
+                    let inside = (at.columns - corner.columns, at.rows - corner.rows);
+                    beside_sheet::share_beyond(inside, self.footprint.scale, self.footprint.spot_mm)
                 });
                 on_the_sheet * (1.0 - off) + beside * off
             }

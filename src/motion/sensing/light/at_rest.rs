@@ -41,7 +41,7 @@ impl PaperAtRest {
 
     /// How much darker `now` reads than this paper, as a share of it, when that is more than
     /// a change of the light ([`LIGHT_CHANGED`]), than the two means' errors allow
-    /// ([`SIGNIFICANT_SIGMAS`]), and than a smooth drift ([`DRIFT_PER_S`]) moves the light
+    /// (three standard errors), and than a smooth drift ([`DRIFT_PER_S`]) moves the light
     /// over the time between them: a shadow, or a lamp switched off. `None` when it is not.
     /// Brighter is never waited for: a person's shadow only dims.
     pub fn darker_now(&self, now: &PaperAtRest) -> Option<f64> {
