@@ -53,8 +53,8 @@ pub use blank::BlankSquare;
 pub use eye::{measure_eye, EyeMeasure, LineCrossing};
 pub use grid_lines::{find_grid_lines, GridSighting};
 pub use light::{
-    PaperAtRest, PaperLight, PaperRatio, SlopeDoubt, Step, DRIFT_PER_S, LIGHT_CHANGED,
-    PLANE_SQUARES,
+    one_light_within, PaperAtRest, PaperLight, PaperRatio, SlopeDoubt, Step, DRIFT_PER_S,
+    LIGHT_CHANGED, PLANE_SQUARES,
 };
 pub(crate) use look::readings_per_measurement;
 pub use look::{

@@ -101,9 +101,7 @@ impl Gantry {
     /// `values` read held still at `at`, as [`PaperAtRest`]: each a fresh measurement only as
     /// often as the sensor measures.
     fn paper_held_still(&self, values: &[u8], at: Duration) -> Option<PaperAtRest> {
-        let asked = self.config.sensing.sample_ms.max(1) as f64;
-        let measures = self.read_period().as_secs_f64() * 1000.0;
-        let fresh = values.len() as f64 * (asked / measures.max(asked));
+        let fresh = self.fresh_of_held_still(values.len());
         PaperAtRest::of(values, fresh, self.noise_percent?, at)
     }
 

@@ -30,10 +30,9 @@ use super::{paper_ratios, BlankPaper};
 use crate::config::AxisPoint;
 use crate::motion::gantry::{Gantry, Result};
 use crate::motion::sensing::{
-    self, readings_per_measurement, BlankSquare, PaperLight, PaperRatio, Sample, DRIFT_PER_S,
-    LIGHT_CHANGED,
+    self, one_light_within, readings_per_measurement, BlankSquare, PaperLight, PaperRatio, Sample,
+    DRIFT_PER_S,
 };
-use std::time::Duration;
 
 /// The most reads of the squares' paper the blank read makes: its own, and the ones that
 /// hold it against the light. Each needs the light to change within the few seconds one read
@@ -177,7 +176,6 @@ impl Gantry {
             }
         };
         let period = self.read_period();
-        let sample = Duration::from_millis(self.config.sensing.sample_ms.max(1));
         // The sensor's noise, for both means, from the still readings: they all fall on one
         // spot of paper.
         let still_values: Vec<f64> = still.iter().map(|&p| f64::from(p)).collect();
@@ -187,8 +185,7 @@ impl Gantry {
             return Ok(None);
         }
         let fresh_then = swept.len() as f64 / readings_per_measurement(&swept, period);
-        let fresh_now =
-            (still.len() as f64 * (sample.as_secs_f64() / period.as_secs_f64()).min(1.0)).max(1.0);
+        let fresh_now = self.fresh_of_held_still(still.len());
         let moved = now / then - 1.0;
         let error = noise * (1.0 / fresh_then.max(1.0) + 1.0 / fresh_now).sqrt() / then;
         let between = still_at
@@ -205,7 +202,7 @@ impl Gantry {
             BRACKET_SIGMAS * error * 100.0,
             drift * 100.0
         );
-        let past = LIGHT_CHANGED.max(BRACKET_SIGMAS * error) + drift;
+        let past = one_light_within(error, BRACKET_SIGMAS, between);
         Ok((moved.abs() > past).then_some(moved))
     }
 

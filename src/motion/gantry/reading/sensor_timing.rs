@@ -255,6 +255,15 @@ impl Gantry {
         Ok((values, began + (self.clock().now() - began) / 2))
     }
 
+    /// How many of `count` readings taken held still (see [`Gantry::read_held_still`]) are the
+    /// sensor's own measurements, at least one: read more often than it measures, the sensor
+    /// repeats its last value.
+    pub(super) fn fresh_of_held_still(&self, count: usize) -> f64 {
+        let sample = Duration::from_millis(self.config.sensing.sample_ms.max(1));
+        let share = (sample.as_secs_f64() / self.read_period().as_secs_f64()).min(1.0);
+        (count as f64 * share).max(1.0)
+    }
+
     /// Whether the sensor kept one value held still over the blank paper, read just after the
     /// blank paper itself: a sensor that does not flicker cannot be timed by how often its value
     /// changes, so its sweeps are paced by the robot's reads.

@@ -10,7 +10,7 @@
 //! read where steady light read 7.8. The parked sensor sees the same paper before and after
 //! the person came, so it can see the shadow itself, and the read can start when it lifts.
 
-use super::{DRIFT_PER_S, LIGHT_CHANGED, SIGNIFICANT_SIGMAS};
+use super::{one_light_within, SIGNIFICANT_SIGMAS};
 use std::time::Duration;
 
 /// The paper under the sensor held still: the mean of its readings and that mean's standard
@@ -40,22 +40,28 @@ impl PaperAtRest {
     }
 
     /// How much darker `now` reads than this paper, as a share of it, when that is more than
-    /// a change of the light ([`LIGHT_CHANGED`]), than the two means' errors allow
-    /// (three standard errors), and than a smooth drift ([`DRIFT_PER_S`]) moves the light
-    /// over the time between them: a shadow, or a lamp switched off. `None` when it is not.
+    /// one light allows ([`one_light_within`]: a change of the light, three standard errors of
+    /// the two means, a smooth drift over the time between them): a shadow, or a lamp
+    /// switched off. `None` when it is not.
     /// Brighter is never waited for: a person's shadow only dims.
     pub fn darker_now(&self, now: &PaperAtRest) -> Option<f64> {
         let darker = (self.mean - now.mean) / self.mean.max(1.0);
-        let drifted = DRIFT_PER_S * self.read_at.abs_diff(now.read_at).as_secs_f64();
-        (darker > self.faintest_shadow(now.error) + drifted).then_some(darker)
+        let seconds = self.read_at.abs_diff(now.read_at).as_secs_f64();
+        (darker > one_light_within(self.error_of_both(now.error), SIGNIFICANT_SIGMAS, seconds))
+            .then_some(darker)
     }
 
     /// The faintest darkening, as a share, that a later read of this paper with a mean's
     /// error of `later_error` (percent) tells from it at once: over a dark table (5 %) at 3 %
     /// noise, only one that takes about two thirds of the light.
     pub fn faintest_shadow(&self, later_error: f64) -> f64 {
-        let error = self.error.hypot(later_error) / self.mean.max(1.0);
-        LIGHT_CHANGED.max(SIGNIFICANT_SIGMAS * error)
+        one_light_within(self.error_of_both(later_error), SIGNIFICANT_SIGMAS, 0.0)
+    }
+
+    /// The standard error of this paper's mean and a later one's (`later_error`, percent)
+    /// apart, as a share of this paper.
+    fn error_of_both(&self, later_error: f64) -> f64 {
+        self.error.hypot(later_error) / self.mean.max(1.0)
     }
 }
 

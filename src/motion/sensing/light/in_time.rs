@@ -3,8 +3,8 @@
 
 use super::fit::{median, rms_error};
 use super::{
-    PaperLight, PaperRatio, DRIFT_PER_S, LIGHT_CHANGED, MEDIAN_ERROR, STEP_SIDE, STEP_SQUARES,
-    UNSTEADY_SIGMAS,
+    one_light_within, PaperLight, PaperRatio, DRIFT_PER_S, LIGHT_CHANGED, MEDIAN_ERROR, STEP_SIDE,
+    STEP_SQUARES, UNSTEADY_SIGMAS,
 };
 use crate::game::Cell;
 use std::time::Duration;
@@ -107,8 +107,8 @@ impl PaperLight {
     /// `read_at`) can tell from noise and from a drift over the time between them.
     fn past_drift(&self, apart: f64, error: f64, read_at: Duration) -> Option<f64> {
         let error = self.error.hypot(error);
-        let drifted = DRIFT_PER_S * self.read_at.abs_diff(read_at).as_secs_f64();
-        (apart > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * error) + drifted).then_some(apart)
+        let seconds = self.read_at.abs_diff(read_at).as_secs_f64();
+        (apart > one_light_within(error, UNSTEADY_SIGMAS, seconds)).then_some(apart)
     }
 
     /// This light, unsteady too if it `moved` (a share, 0 for not at all) before the read was

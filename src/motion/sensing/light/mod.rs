@@ -75,6 +75,14 @@ const UNEVEN_SQUARE: f64 = 0.03;
 /// [`LIGHT_CHANGED`] across the board).
 const SIGNIFICANT_SIGMAS: f64 = 3.0;
 
+/// How far apart, as a share, two measures of the light taken `seconds` apart may lie and
+/// still be one light: a change of the light ([`LIGHT_CHANGED`]) or `sigmas` of their
+/// combined standard `error` (a share), whichever is more, and what a smooth drift
+/// ([`DRIFT_PER_S`]) moves it over the time between.
+pub fn one_light_within(error: f64, sigmas: f64, seconds: f64) -> f64 {
+    LIGHT_CHANGED.max(sigmas * error) + DRIFT_PER_S * seconds
+}
+
 /// A level counts as a change of the light past this many of its standard errors, however
 /// small. Why: a level left at the blank read's when it is not is a bias in every comparison
 /// of the look, as large as the floor that let it stand. In the harsh drift (0.52 % a
