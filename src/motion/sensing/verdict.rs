@@ -380,6 +380,7 @@ mod tests {
             Duration::from_millis(10),
             10.0,
             true,
+            0.0,
         )
         .unwrap();
         assert!(drift.local_depth < 0.03, "{drift:?}");
@@ -390,6 +391,7 @@ mod tests {
             Duration::from_millis(10),
             10.0,
             true,
+            0.0,
         )
         .unwrap();
         assert!(stroke.local_depth > 0.07, "{stroke:?}");
@@ -409,8 +411,70 @@ mod tests {
             })
             .collect();
         let period = Duration::from_millis(10);
-        let step = Look::of(&PAPER, &line, &settings(), period, 10.0, true).unwrap();
+        let step = Look::of(&PAPER, &line, &settings(), period, 10.0, true, 0.0).unwrap();
         assert!(step.local_depth < 0.03, "{step:?}");
+    }
+
+    #[test]
+    fn light_that_ramps_along_the_line_from_a_lamp_to_one_side_is_no_hint_of_a_mark() {
+        // Blank paper under a spot as wide as the window (no paper beside a stretch inside it,
+        // so the blank level stands in for it) and a quiet sensor. The paper itself whitens by
+        // 0.06 %
+        // a degree along the line (the simulated sheet's whiteness, 6 % over some 100 degrees,
+        // climbs up to 0.09 % a degree), and a lamp to one side adds 0.03 % a degree (the
+        // harsh room's, 10 % across the sheet's 340 degrees).
+        let quiet = BlankSquare {
+            level: 80.0,
+            noise: 0.5,
+            readings: 24,
+            light_share: 0.0,
+        };
+        let (paper, lamp) = (0.0006, 0.0003);
+        let line = |lamp: f64| -> Vec<Sample> {
+            (0..14)
+                .map(|i| {
+                    let columns = 244 + 4 * i;
+                    let from_middle = f64::from(columns - 270);
+                    let light = (1.0 + paper * from_middle) * (1.0 + lamp * from_middle);
+                    Sample {
+                        at: AxisPoint::new(columns, 270),
+                        time: Duration::from_millis(10 * i as u64),
+                        percent: (80.0 * light).round() as u8,
+                    }
+                })
+                .collect()
+        };
+        let period = Duration::from_millis(10);
+        let look = |lamp: f64, light_along: f64| {
+            Look::of(
+                &quiet,
+                &line(lamp),
+                &settings(),
+                period,
+                57.0,
+                true,
+                light_along,
+            )
+            .unwrap()
+        };
+        // Without the lamp the paper's own unevenness is no hint.
+        assert!(
+            look(0.0, 0.0).local_sigmas < HINT_SIGMAS,
+            "{:?}",
+            look(0.0, 0.0)
+        );
+        // With it, judged against the level at the window's middle, the near end is one...
+        assert!(
+            look(lamp, 0.0).local_sigmas >= HINT_SIGMAS,
+            "{:?}",
+            look(lamp, 0.0)
+        );
+        // ...and judged against the level as the lamp's slope leaves it, it is not.
+        assert!(
+            look(lamp, lamp).local_sigmas < HINT_SIGMAS,
+            "{:?}",
+            look(lamp, lamp)
+        );
     }
 
     #[test]
@@ -461,13 +525,13 @@ mod tests {
                 .collect()
         };
         let period = Duration::from_millis(10);
-        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period, 10.0, true).unwrap();
-        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period, 10.0, true).unwrap();
+        let fast = Look::of(&PAPER, &line(5, 10), &settings(), period, 10.0, true, 0.0).unwrap();
+        let dense = Look::of(&PAPER, &line(1, 10), &settings(), period, 10.0, true, 0.0).unwrap();
         assert!(fast.local_sigmas < FAINT_SIGMAS, "{fast:?}");
         assert!(dense.local_sigmas >= FAINT_SIGMAS, "{dense:?}");
         // Read ten times as often as the sensor measures, the dense line is no better than the
         // fast one: its readings are repeats.
-        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period, 10.0, true).unwrap();
+        let repeated = Look::of(&PAPER, &line(1, 1), &settings(), period, 10.0, true, 0.0).unwrap();
         assert!(repeated.local_sigmas < FAINT_SIGMAS, "{repeated:?}");
     }
 

@@ -355,6 +355,10 @@ impl Gantry {
     ) -> Result<()> {
         let sensing = &self.config.sensing;
         let spot_deg = self.config.reading_geometry().spot_columns_deg;
+        // The light's slope across the squares, along a square's line.
+        let light = self.paper_light;
+        let light_along =
+            light.per_column / light.level.max(0.1) / f64::from(self.config.board.square_deg);
         for (sweep, samples) in rows {
             for (cell, window) in sweep.squares.iter().filter(|(c, _)| cells.contains(c)) {
                 let samples = sensing::in_window(samples, window);
@@ -369,6 +373,7 @@ impl Gantry {
                     period,
                     spot_deg,
                     sweep.line_offset_deg == 0,
+                    light_along,
                 )
                 .ok_or_else(|| MotionError::Unread {
                     square: self.square_name(*cell),
