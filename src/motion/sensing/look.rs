@@ -197,8 +197,9 @@ impl Look {
         // lamp, 10 % across the sheet, adds 1.5 % from one end of a 6 mm spot's window (52
         // degrees) to the other to the paper's own unevenness, and under a quiet sensor the
         // stretch at the dim end stood three deviations under the level, a hint that sent a
-        // board with no new mark to a close look. Measured over the detection matrix's harsh room: boards
-        // holding only a dot were looked at closely in 22 % of their reads, not 29 %.
+        // board with no new mark to a close look. Measured over the detection matrix's harsh
+        // room: boards holding only a dot were looked at closely in 22 % of their reads, not
+        // 29 %.
         let middle_deg = samples.iter().map(|s| f64::from(s.at.columns)).sum::<f64>()
             / samples.len().max(1) as f64;
         let repeats = readings_per_measurement(samples, read_period);

@@ -419,10 +419,9 @@ mod tests {
     fn light_that_ramps_along_the_line_from_a_lamp_to_one_side_is_no_hint_of_a_mark() {
         // Blank paper under a spot as wide as the window (no paper beside a stretch inside it,
         // so the blank level stands in for it) and a quiet sensor. The paper itself whitens by
-        // 0.06 %
-        // a degree along the line (the simulated sheet's whiteness, 6 % over some 100 degrees,
-        // climbs up to 0.09 % a degree), and a lamp to one side adds 0.03 % a degree (the
-        // harsh room's, 10 % across the sheet's 340 degrees).
+        // 0.06 % a degree along the line (the simulated sheet's whiteness climbs by up to 0.09 %
+        // a degree), and a lamp to one side adds 0.03 % a degree (the harsh room's, 10 % across
+        // the sheet's 340 degrees).
         let quiet = BlankSquare {
             level: 80.0,
             noise: 0.5,
