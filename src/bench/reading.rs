@@ -479,7 +479,7 @@ pub fn summary(rows: &[Row]) -> String {
             .collect();
         if !in_room.is_empty() {
             let _ = writeln!(out, "In the {} room:", room.name());
-            out += &summary_of(&in_room);
+            out += &summary_of(&in_room, room);
         }
     }
     let seen = |room: Room| {
@@ -500,10 +500,30 @@ pub fn summary(rows: &[Row]) -> String {
     out
 }
 
-/// The totals of `rows`, and the mean read times against the goals: a board holding a mark
-/// the sensor can see read in 6 s at most on average, and "no new mark" (a dot) said within
-/// 8 s, in every condition whose sensor answers every 10 ms or sooner; twice that at 20 ms.
-fn summary_of(rows: &[Row]) -> String {
+/// How a room's read times are held to their goals (see [`goals`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Held {
+    /// Every row's mean read within the goal.
+    InEveryRow,
+    /// The mean over the rows within the goal.
+    OnAverage,
+}
+
+/// The read-time goals in `room`, in seconds at a sensor answering every 10 ms or sooner
+/// (twice that at 20 ms): a board holding a mark the sensor can see, and "no new mark" (a dot),
+/// and how they are held. In steady light, 6 and 8 s in every condition; in a room whose
+/// light changes, issue 31's 6 and 10 s on average (the wait for a person's shadow to lift is
+/// part of every read there).
+fn goals(room: Room) -> (f64, f64, Held) {
+    match room {
+        Room::Steady => (6.0, 8.0, Held::InEveryRow),
+        _ => (6.0, 10.0, Held::OnAverage),
+    }
+}
+
+/// The totals of `rows`, all read in `room`, and the mean read times against the room's
+/// [`goals`].
+fn summary_of(rows: &[Row], room: Room) -> String {
     let mut out = String::new();
     let total = |f: fn(&Row) -> usize| rows.iter().map(f).sum::<usize>();
     let _ = writeln!(
@@ -522,9 +542,10 @@ fn summary_of(rows: &[Row]) -> String {
         total(|r| r.read_thrice.len()),
         total(|r| r.voided.len())
     );
+    let (mark_s, no_mark_s, held) = goals(room);
     for (label, marks, goal_s) in [
-        ("a mark the sensor can see", true, 6.0),
-        ("only a dot (\"I see no new mark\")", false, 8.0),
+        ("a mark the sensor can see", true, mark_s),
+        ("only a dot (\"I see no new mark\")", false, no_mark_s),
     ] {
         for fast in [true, false] {
             let chosen: Vec<&Row> = rows
@@ -543,12 +564,16 @@ fn summary_of(rows: &[Row]) -> String {
                 .sum::<f64>()
                 / chosen.len().max(1) as f64;
             let goal = if fast { goal_s } else { 2.0 * goal_s };
+            let (judged, how) = match held {
+                Held::InEveryRow => (worst, "in every row"),
+                Held::OnAverage => (mean, "on average"),
+            };
             let _ = writeln!(
                 out,
                 "  Mean read of a board holding {label}, sensor every {}: {mean:.2} s over the \
-                 rows, the slowest row {worst:.2} s (goal: at most {goal:.0} s: {}).",
+                 rows, the slowest row {worst:.2} s (goal: at most {goal:.0} s {how}: {}).",
                 if fast { "5 or 10 ms" } else { "20 ms" },
-                if worst <= goal { "met" } else { "NOT met" }
+                if judged <= goal { "met" } else { "NOT met" }
             );
             if let Some(row) = slowest {
                 let _ = writeln!(
