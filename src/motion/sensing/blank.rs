@@ -126,7 +126,7 @@ impl BlankSquare {
 /// sensor's resolution. (The median absolute deviation would be more robust, but with whole
 /// percent readings and even noise it reads a third low, and the thresholds built on it let
 /// noise through.)
-fn robust_spread(deviations: impl Iterator<Item = f64>) -> f64 {
+pub(super) fn robust_spread(deviations: impl Iterator<Item = f64>) -> f64 {
     let mut deviations: Vec<f64> = deviations.map(f64::abs).collect();
     if deviations.is_empty() {
         return 0.5;
