@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-test=pace::a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent_of_the_brick_one_touch_read_and_one_button_read_a_poll
+test=pace::a_whole_game_phase_by_phase_within_25_percent_of_the_brick_at_work_and_3_percent_waiting_for_a_person_or_a_button_one_touch_read_and_one_button_read_a_poll
 run=true
 case "${1:-}" in
   "") ;;

@@ -139,10 +139,18 @@ impl LegWatch {
         self.overshot_deg
     }
 
-    /// Whether the motor's state is worth a read at this position: near where a leg that ends
-    /// with its run ends (a leg that ends close enough is told by its position).
-    pub fn wants_state_at(&self, at_deg: i32, near_deg: i32) -> bool {
-        self.leg.close_enough_deg == 0 && (at_deg - self.leg.done_at_deg).abs() <= near_deg
+    /// Whether the motor's state is worth a read at this position: at the leg's first reading,
+    /// and, for a leg that ends on its target, where the position says the motor may have
+    /// stopped (within a degree of the last reading, or within the stall judge's still band).
+    /// Only there can the state change the verdict: a run's end counts once the motor is
+    /// still, and the driver's stall flag only shortens a stillness the positions already
+    /// show. A leg that ends close enough is told by its position, and its stall by its
+    /// positions alone: a slow sweep moves a degree a reading, and would read its state at
+    /// every one.
+    pub fn wants_state_at(&self, at_deg: i32) -> bool {
+        let still_deg = self.stillness.still_deg().max(1);
+        self.last_at_deg
+            .is_none_or(|last| self.leg.close_enough_deg == 0 && (at_deg - last).abs() <= still_deg)
     }
 
     /// Judges one reading: `elapsed` since the leg started, the time `now`, the position, and
@@ -234,16 +242,75 @@ mod tests {
     };
 
     /// Feeds readings every 10 ms from `at(ms)` until a verdict other than moving, or 3 s.
-    fn watch(mut watch: LegWatch, at: impl Fn(u64) -> (i32, MotorState)) -> (u64, LegVerdict) {
+    fn watch(watch: LegWatch, at: impl Fn(u64) -> (i32, MotorState)) -> (u64, LegVerdict) {
+        let (ms, verdict, _) = watch_reading_state(watch, at);
+        (ms, verdict)
+    }
+
+    /// As [`watch`], reading the motor's state only where the watch wants it, as the gantry's
+    /// wait does (the last state read stands in between); also how many times it read it.
+    fn watch_reading_state(
+        mut watch: LegWatch,
+        at: impl Fn(u64) -> (i32, MotorState),
+    ) -> (u64, LegVerdict, usize) {
+        let (mut state, mut reads) = (MotorState::default(), 0);
         for ms in (10..3000).step_by(10) {
-            let (position, state) = at(ms);
+            let (position, motor_state) = at(ms);
+            if watch.wants_state_at(position) {
+                state = motor_state;
+                reads += 1;
+            }
             let t = Duration::from_millis(ms);
             let verdict = watch.judge(t, t, position, state);
             if verdict != LegVerdict::Moving {
-                return (ms, verdict);
+                return (ms, verdict, reads);
             }
         }
-        (3000, LegVerdict::Moving)
+        (3000, LegVerdict::Moving, reads)
+    }
+
+    #[test]
+    fn a_leg_reads_its_motor_s_state_at_its_first_reading_and_where_the_motor_may_have_stopped() {
+        // To its target at 500 deg/s, the run ending at 200 ms: the first reading, then the one
+        // that finds it still, where the run's end is read.
+        let (ms, verdict, reads) =
+            watch_reading_state(LegWatch::new(leg(100), &settings()), |ms| {
+                let at = (ms as i32 / 2).min(100);
+                (
+                    at,
+                    MotorState {
+                        running: at < 100,
+                        ..RUNNING
+                    },
+                )
+            });
+        assert_eq!((ms, verdict, reads), (210, LegVerdict::Arrived, 2));
+        // A sweep past its last window, at 100 deg/s (a degree a reading): its position says
+        // when it is done, so its state is read once, however slowly it goes.
+        let sweep = Leg {
+            target_deg: 120,
+            done_at_deg: 120,
+            direction: 1,
+            close_enough_deg: 20,
+            ..leg(120)
+        };
+        let (ms, verdict, reads) = watch_reading_state(LegWatch::new(sweep, &settings()), |ms| {
+            (ms as i32 / 10, RUNNING)
+        });
+        assert_eq!((ms, verdict, reads), (1000, LegVerdict::Arrived, 1));
+    }
+
+    #[test]
+    fn a_motor_its_driver_calls_stalled_is_jammed_in_half_the_window() {
+        // Still from the start, with the state read there: after ignore_start (200 ms), half
+        // the confirm window (75 ms) rather than all of it.
+        let stalled = MotorState {
+            stalled: true,
+            ..RUNNING
+        };
+        let (ms, verdict) = watch(LegWatch::new(leg(100), &settings()), |_| (0, stalled));
+        assert_eq!(verdict, LegVerdict::Jammed { at_deg: 0 });
+        assert!((270..=290).contains(&ms), "{ms}");
     }
 
     #[test]

@@ -74,6 +74,11 @@ impl Stillness {
         false
     }
 
+    /// How far the motor may move, in degrees, and still count as still.
+    pub fn still_deg(&self) -> i32 {
+        self.still_deg
+    }
+
     /// Forgets the readings (after the motor was told something new).
     pub fn reset(&mut self) {
         self.readings.clear();

@@ -37,7 +37,7 @@ const WAITING_INSTRUCTIONS_SHARE: f64 = 0.003;
 const WORKING_INSTRUCTIONS_SHARE: f64 = 0.045;
 
 /// Issue 32's budgets: while the program waits for the person or sits in the menu, and while
-/// the robot works (not held here: docs/figures.md says where it stands).
+/// the robot works.
 const WAITING_BUDGET: f64 = 0.03;
 const WORKING_BUDGET: f64 = 0.25;
 
@@ -381,14 +381,15 @@ fn a_game_of_a_person(access_cost: Duration, counted: Option<Counted>, voice: bo
     }
 }
 
-/// A whole game, screen by screen: what it asks of the brick, and issue 32's budget while the
-/// program waits, for the person's press or for a button: at most 3 % of the brick, each read
+/// A whole game, screen by screen: what it asks of the brick, and issue 32's budgets, each read
 /// at the harshest cost measured for a read made as this program makes it
-/// ([`ONE_CALL_ACCESS_COST`]). While the robot works the budget is 25 %, and the test prints
-/// where it stands at that cost; it is not held, as it stands on the line (docs/figures.md).
+/// ([`ONE_CALL_ACCESS_COST`]): while the program waits, for the person's press or for a
+/// button, at most 3 % of the brick; while the robot works, at most 25 %. The working share
+/// stood on the line (24.4 to 25.3 %) until a motor's state was read only where the motor may
+/// have stopped; it is now some 21 % (docs/figures.md).
 #[test]
 #[ignore = "the real-time brick suite (about 10 minutes): cargo test --test brick_games -- --ignored"]
-fn a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent_of_the_brick_one_touch_read_and_one_button_read_a_poll(
+fn a_whole_game_phase_by_phase_within_25_percent_of_the_brick_at_work_and_3_percent_waiting_for_a_person_or_a_button_one_touch_read_and_one_button_read_a_poll(
 ) {
     crate::require_fuse!();
     let phases = a_game_of_a_person(Duration::ZERO, Counted::from_env(), false).phases;
@@ -455,6 +456,12 @@ fn a_whole_game_phase_by_phase_waiting_for_a_person_or_a_button_within_3_percent
         notice_share <= WAITING_BUDGET,
         "waiting for a button takes {:.1} % of the brick:\n{}",
         notice_share * 100.0,
+        table(&phases)
+    );
+    assert!(
+        working_share <= WORKING_BUDGET,
+        "the robot at work takes {:.1} % of the brick:\n{}",
+        working_share * 100.0,
         table(&phases)
     );
     assert!(waiting.seconds >= 6.0, "the waits measured: {phases:?}");

@@ -12,10 +12,6 @@ use std::time::Duration;
 /// slow down at its ramp: the gears' play (2 degrees) and a degree of the hold's give are not.
 const OVERSHOOT_NOTED_DEG: i32 = 3;
 
-/// Within this many degrees of its target a run may end at any poll, so the motor's state is
-/// read at every poll there.
-const NEAR_TARGET_DEG: i32 = 20;
-
 impl Gantry {
     /// The time a move of `distance_deg` at `speed` may take: its time at full speed plus the
     /// configured slack, which covers speeding up and slowing down.
@@ -118,7 +114,6 @@ impl Gantry {
         let mut arrived = vec![false; legs.len()];
         let mut positions = vec![0; legs.len()];
         let mut states = vec![MotorState::default(); legs.len()];
-        let mut tick = 0u32;
         // Polls keep a steady beat: the time the reads take (on the brick each is a system
         // call, later when the CPU is busy) comes out of the wait, not on top of it.
         let mut next_poll = start;
@@ -132,23 +127,20 @@ impl Gantry {
             }
             self.check_stop()?;
             let now = self.clock().now();
-            tick += 1;
             for (i, watch) in watches.iter_mut().enumerate() {
                 if arrived[i] {
                     continue;
                 }
                 let leg = *watch.leg();
                 // On the brick every attribute read takes time the colour sensor's readings
-                // wait for; the position is read every tick, the state (which only says when a
-                // run has ended, or backs up the stall judge) every third tick, and every tick
-                // where a run may end.
+                // wait for. The position is read every tick; the state only where the position
+                // says the motor may have stopped (see `LegWatch::wants_state_at`): read every
+                // third tick and every tick within 20 degrees of a target, the states had been a
+                // quarter of the program's accesses over a game.
                 let motor = self.motor(leg.axis);
                 let at_deg = motor.position_deg()?;
                 positions[i] = at_deg;
-                if tick == 1
-                    || tick.is_multiple_of(3)
-                    || watch.wants_state_at(at_deg, NEAR_TARGET_DEG)
-                {
+                if watch.wants_state_at(at_deg) {
                     states[i] = motor.state()?;
                 }
                 match watch.judge(now - start, now, at_deg, states[i]) {
