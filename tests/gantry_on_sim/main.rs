@@ -551,7 +551,7 @@ fn a_blank_sheet_read_by_a_noisy_sensor_is_seldom_taken_for_a_used_one() {
     // grid's lines: of 540 such sheets (6, 9 and 12 mm spots, a reading every 5 to 20 ms, 60
     // seeds), 49 were taken for used ones (11 of these 90), and the robot asked for a fresh
     // sheet in place of a fresh sheet. A line's dip must now stand well clear of the sensor's
-    // noise: 2 of the 540, none of these.
+    // noise: 2 of the 540, one of these.
     let mut used = Vec::new();
     for spot_mm in [6.0, 9.0, 12.0] {
         for sample_ms in [5, 10, 20] {

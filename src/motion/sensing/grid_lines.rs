@@ -24,9 +24,10 @@ pub struct GridSighting {
 /// deviation above its middle at that percentile, and the darkest of a search's few averages
 /// of two or three readings lies as far below it. Over 1,620 blank sheets (6, 9 and 12 mm
 /// spots, 0 to 4 % noise, a reading every 5 to 20 ms, 60 seeds each), 49 were taken for used
-/// ones, all at 4 % noise, each for three or four crossings 7 or 8 % deep: the robot asked for a fresh sheet in
-/// place of a fresh sheet. Held to three deviations, 7; to four, 2; a grid the robot had drawn
-/// on the same sheets was seen as often at four deviations as without them (1,213 and 1,211).
+/// ones, all at 4 % noise, each for three or four crossings 7 or 8 % deep: the robot asked for
+/// a fresh sheet in place of a fresh sheet. Held to three deviations, 7; to four, 2; a grid
+/// the robot had drawn on the same sheets was seen as often at four deviations as without
+/// them (1,213 and 1,211).
 const GRID_SIGMAS: f64 = 4.0;
 
 /// Finds the grid lines drawn at columns `lines` in sweeps along rows (each sweep's readings
@@ -34,7 +35,7 @@ const GRID_SIGMAS: f64 = 4.0;
 ///
 /// Each crossing is the darkest point of the readings within a quarter spot of it, against
 /// the row's paper (its 75th percentile, which ink between the lines cannot pull down); a
-/// crossing counts when it is at least `least_depth` darker, and [`GRID_SIGMAS`] of its own
+/// crossing counts when it is at least `least_depth` darker, and `GRID_SIGMAS` of its own
 /// deviations under the middle of the paper clear of every line's search, the noise measured
 /// there too. `None` when fewer than two crossings count.
 ///
@@ -128,8 +129,9 @@ pub fn find_grid_lines(
 }
 
 /// The paper of `sweeps` away from every line's search (`clear_deg` either side of each of
-/// `lines`): a sweep's level there (its median; a function of the sweep's readings), and the
-/// sensor's noise over every sweep, each reading against its own sweep's level.
+/// `lines`): a function that gives a sweep's level there (the median of its readings clear of
+/// every search), and the sensor's noise over every sweep, each reading against its own
+/// sweep's level.
 fn paper_clear_of(
     sweeps: &[&[Sample]],
     lines: &[i32],
