@@ -1,7 +1,7 @@
 //! The grid lines the robot drew, found where the blank read's sweeps cross them.
 
 use super::blank::robust_spread;
-use super::Sample;
+use super::{blank_level, Sample};
 
 /// Where a sweep crossed the grid's lines, against where they were drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,10 +50,10 @@ pub fn find_grid_lines(
     least_depth: f64,
 ) -> Option<GridSighting> {
     let reach = (spot_deg / 4.0).max(3.0);
-    let (clear_level, noise) =
+    let (clear_levels, noise) =
         paper_clear_of(sweeps, lines, spot_deg / 2.0 + f64::from(search_deg));
     let mut found: Vec<(f64, f64, bool)> = Vec::new();
-    for samples in sweeps {
+    for (samples, &middle) in sweeps.iter().zip(&clear_levels) {
         let forward = match (samples.first(), samples.last()) {
             (Some(first), Some(last)) => last.at.columns >= first.at.columns,
             _ => true,
@@ -64,7 +64,6 @@ pub fn find_grid_lines(
         }
         percents.sort_unstable();
         let paper = f64::from(percents[percents.len() * 3 / 4]).max(1.0);
-        let middle = clear_level(samples);
         let (low, high) = samples.iter().fold((i32::MAX, i32::MIN), |(l, h), s| {
             (l.min(s.at.columns), h.max(s.at.columns))
         });
@@ -81,13 +80,15 @@ pub fn find_grid_lines(
                         .collect();
                     (!near.is_empty()).then(|| {
                         let mean = near.iter().sum::<f64>() / near.len() as f64;
-                        let sigmas = (middle - mean) / (noise / (near.len() as f64).sqrt());
-                        (at, (paper - mean) / paper, sigmas)
+                        (at, (paper - mean) / paper, mean, near.len())
                     })
                 })
                 .max_by(|a, b| a.1.total_cmp(&b.1));
-            if let Some((at, depth, _)) =
-                best.filter(|&(_, depth, sigmas)| depth >= least_depth && sigmas >= GRID_SIGMAS)
+            // Only the darkest place searched is weighed against the noise.
+            let stands_clear =
+                |mean: f64, n: usize| (middle - mean) / (noise / (n as f64).sqrt()) >= GRID_SIGMAS;
+            if let Some((at, depth, _, _)) =
+                best.filter(|&(_, depth, mean, n)| depth >= least_depth && stands_clear(mean, n))
             {
                 found.push((f64::from(at - line), depth, forward));
             }
@@ -129,46 +130,30 @@ pub fn find_grid_lines(
 }
 
 /// The paper of `sweeps` away from every line's search (`clear_deg` either side of each of
-/// `lines`): a function that gives a sweep's level there (the median of its readings clear of
-/// every search), and the sensor's noise over every sweep, each reading against its own
-/// sweep's level.
-fn paper_clear_of(
-    sweeps: &[&[Sample]],
-    lines: &[i32],
-    clear_deg: f64,
-) -> (impl Fn(&[Sample]) -> f64, f64) {
-    let lines = lines.to_vec();
-    let clear = move |samples: &[Sample]| -> Vec<f64> {
-        samples
+/// `lines`): each sweep's level there (the median of its readings clear of every search, or of
+/// all of them where none is), and the sensor's noise over every sweep, each reading against its
+/// own sweep's level.
+fn paper_clear_of(sweeps: &[&[Sample]], lines: &[i32], clear_deg: f64) -> (Vec<f64>, f64) {
+    let mut levels = Vec::with_capacity(sweeps.len());
+    let mut deviations = Vec::new();
+    for samples in sweeps {
+        let clear: Vec<u8> = samples
             .iter()
             .filter(|s| {
                 lines
                     .iter()
                     .all(|&l| f64::from((s.at.columns - l).abs()) > clear_deg)
             })
-            .map(|s| f64::from(s.percent))
-            .collect()
-    };
-    let middle = |mut values: Vec<f64>| -> Option<f64> {
-        values.sort_by(f64::total_cmp);
-        (!values.is_empty()).then(|| values[values.len() / 2])
-    };
-    let deviations: Vec<f64> = sweeps
-        .iter()
-        .flat_map(|samples| {
-            let values = clear(samples);
-            let level = middle(values.clone()).unwrap_or(0.0);
-            values.into_iter().map(move |v| v - level)
-        })
-        .collect();
-    let noise = robust_spread(deviations.into_iter());
-    let level = move |samples: &[Sample]| {
-        let values = clear(samples);
-        middle(values).unwrap_or_else(|| {
-            middle(samples.iter().map(|s| f64::from(s.percent)).collect()).unwrap_or(0.0)
-        })
-    };
-    (level, noise)
+            .map(|s| s.percent)
+            .collect();
+        let all = || samples.iter().map(|s| s.percent).collect::<Vec<u8>>();
+        let level = blank_level(&clear)
+            .or_else(|| blank_level(&all()))
+            .map_or(0.0, f64::from);
+        deviations.extend(clear.iter().map(|&p| f64::from(p) - level));
+        levels.push(level);
+    }
+    (levels, robust_spread(deviations.into_iter()))
 }
 
 #[cfg(test)]
