@@ -280,7 +280,7 @@ pub(super) fn scale_from_ruler(
         config.sensing.sample_ms
     )?;
     let period = Duration::from_millis(config.sensing.sample_ms);
-    for line in crate::motion::gantry::describe_eye(&measured, period) {
+    for line in crate::motion::gantry::describe_eye(&measured, period, None) {
         writeln!(out, "  {line}")?;
     }
     write!(out, "{}", calibrate::pens_table(&measured))?;

@@ -104,6 +104,9 @@ pub struct Gantry {
     /// Whether the sensor, held still over the blank paper, kept one value (see
     /// [`Gantry::reads_quiet_when_still`]).
     quiet_sensor: bool,
+    /// The pace of the blank read's second read, set by the noise the first showed: see
+    /// [`Gantry::describe_eye`].
+    second_read_speed: Option<u32>,
     /// The time between two readings taken on the last look: see [`Gantry::between_reads`].
     between_reads: Option<ReadSpread>,
     /// How long each stage of the last read of the board took: see [`Gantry::last_read`].
@@ -155,6 +158,7 @@ impl Gantry {
             overshoot_deg: [0; 3],
             noise_percent: None,
             quiet_sensor: false,
+            second_read_speed: None,
             between_reads: None,
             last_read: ReadStages::default(),
             last_read_samples: Vec::new(),

@@ -3,7 +3,8 @@
 
 use super::blank_light::Bracketed;
 use super::sensor_timing::{
-    eye_speed, fresh_period, reading_speed, second_read_speed, too_quiet_to_time,
+    eye_speed, fresh_period, reading_speed, second_read_readings, second_read_speed,
+    slowest_second_read_speed, too_quiet_to_time,
 };
 use super::sweeping::{by_square, SweptRow};
 use super::FIRST_LOOK_SPACING;
@@ -25,8 +26,13 @@ const GRID_SPREAD_DEG: f64 = 8.0;
 /// square, the marks and the pen's line, the sensor's spot, where in a square it reads, how
 /// far apart its readings fall, and the thinnest line the spot can tell from paper. Logged
 /// at each game's start and printed by `calibrate`, so a person can set them against a
-/// ruler and the sheet. `period` is the time between two fresh readings.
-pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
+/// ruler and the sheet. `period` is the time between two fresh readings; `second_read`, the
+/// pace the blank read's second read went at, once it has read.
+pub fn describe_eye(
+    config: &RobotConfig,
+    period: Duration,
+    second_read: Option<u32>,
+) -> Vec<String> {
     let scale = config.scale();
     let board = &config.board;
     let geometry = config.reading_geometry();
@@ -69,7 +75,13 @@ pub fn describe_eye(config: &RobotConfig, period: Duration) -> Vec<String> {
                 FIRST_LOOK_SPACING,
                 config.sensing.sweep_speed_deg_per_s
             )),
-            spacing(second_read_speed(config, period)),
+            second_read.map_or_else(
+                || format!(
+                    "{} under the noisiest sensor, faster under a quieter one",
+                    spacing(slowest_second_read_speed(config, period))
+                ),
+                spacing
+            ),
         ),
         format!(
             "the thinnest line this spot tells from paper ({:.0} % darker, \
@@ -201,7 +213,7 @@ impl Gantry {
 
     /// [`describe_eye`] at the read period measured so far.
     pub fn describe_eye(&self) -> Vec<String> {
-        let mut lines = describe_eye(&self.config, self.read_period());
+        let mut lines = describe_eye(&self.config, self.read_period(), self.second_read_speed);
         if self.config.sensing.spot_mm != self.configured_spot_mm() {
             lines.push(format!(
                 "the spot as the grid's crossings measured it, not sensing.spot_mm's {:.1} mm",
@@ -275,13 +287,17 @@ impl Gantry {
             Some(rows) => rows,
             None => self.sweep_rows(&cells, fast, &[0])?,
         };
+        let first_squares = self.each_square(&first)?;
+        let first_noise = pooled_squares(&first_squares).and_then(|p| p.first().map(|s| s.noise));
         // A sensor too quiet for its changes to time it is timed by the sources' bound (see
         // `fresh_period`) before the second read is paced, on the first read's noise; a noisy
         // one keeps the slow estimate until both reads' noise is pooled, as it always has.
-        if self.noise_percent.is_none() {
-            self.time_a_quiet_sensor(&first)?;
+        if let (None, Some(noise)) = (self.noise_percent, first_noise) {
+            self.time_a_quiet_sensor(&first, noise);
         }
-        let paced = second_read_speed(&self.config, self.read_period());
+        let readings = second_read_readings(first_noise.unwrap_or(f64::INFINITY));
+        let paced = second_read_speed(&self.config, self.read_period(), readings);
+        self.second_read_speed = Some(paced);
         let mut second = self.sweep_rows(&cells, paced, &[0])?;
         if grid_drawn {
             self.check_grid_ink(&second)?;
@@ -307,7 +323,6 @@ impl Gantry {
             self.quiet_sensor = self.reads_quiet_when_still()?.0;
             second
         };
-        let first_squares = self.each_square(&first)?;
         let second_squares = self.each_square(&second)?;
         // One noise for both reads' squares: the sensor's.
         let pooled =
@@ -344,21 +359,15 @@ impl Gantry {
         self.blank_in_one_light(BlankPaper { size, squares }, second)
     }
 
-    /// Times the sensor on `rows`, a read of the squares, with the noise their paper shows,
-    /// when that noise is too small for fresh values to differ (see `fresh_period`).
-    fn time_a_quiet_sensor(&mut self, rows: &[SweptRow]) -> Result<()> {
-        let Some(noise) =
-            pooled_squares(&self.each_square(rows)?).and_then(|p| p.first().map(|s| s.noise))
-        else {
-            return Ok(());
-        };
+    /// Times the sensor on `rows`, a read of the squares, with `noise`, the noise their paper
+    /// shows, when that is too small for fresh values to differ (see `fresh_period`).
+    fn time_a_quiet_sensor(&mut self, rows: &[SweptRow], noise: f64) {
         let sweeps: Vec<&[Sample]> = rows.iter().map(|(_, samples)| &samples[..]).collect();
         if too_quiet_to_time(noise) {
             if let Some(period) = fresh_period(&sweeps, Some(noise)) {
                 self.read_period = Some(period);
             }
         }
-        Ok(())
     }
 
     /// Each square's readings in `rows`, row by row; an error naming the first square with
