@@ -304,7 +304,7 @@ fn a_game_with_a_knock(columns_mm: f64, rows_mm: f64) -> (Rig, Ending, Vec<GameR
 #[test]
 fn in_a_whole_game_a_sheet_nudged_between_turns_is_followed_and_every_mark_lands_on_its_square() {
     // 1.5 mm is 7 degrees: a mark drawn where the squares were would miss its square's centre
-    // by that much; followed, by no more than the ruler's own scatter.
+    // by that much; followed, by no more than the squares' following errs.
     for (columns_mm, rows_mm) in [(1.5, 0.0), (0.0, -1.5), (-1.5, 1.5)] {
         let what = format!("knocked {columns_mm:+} mm, {rows_mm:+} mm");
         let (rig, ending, games) = a_game_with_a_knock(columns_mm, rows_mm);
@@ -326,12 +326,27 @@ fn in_a_whole_game_a_sheet_nudged_between_turns_is_followed_and_every_mark_lands
             "{what}: the robot drew {} marks",
             marks.len()
         );
-        for stroke in &marks {
+        // The first was drawn before the knock: where the robot places a mark in its square,
+        // the same few degrees off its centre in every square (2.7 here by the mean of an O's
+        // points, 2.0 halfway across it), which following the sheet leaves as it is.
+        let placed = |stroke: &[(f64, f64)]| {
             let (c, r) = middle(stroke);
-            let off = ((c - square_centre(c)).abs(), (r - square_centre(r)).abs());
+            (c - square_centre(c), r - square_centre(r))
+        };
+        let own = placed(&marks[0]);
+        assert!(
+            own.0.abs() <= 4.0 && own.1.abs() <= 4.0,
+            "{what}: the first mark {own:?} off its square"
+        );
+        // Each later one as far from that as the squares' following is from the knock: at
+        // most 3 degrees in every one of 3,876 worlds where a check followed a nudge of 1.5
+        // mm (the 12 mm spot, 3 % noise, every 10 ms; seeds 200 to 2,200, both axes).
+        for stroke in &marks[1..] {
+            let at = placed(stroke);
+            let off = ((at.0 - own.0).abs(), (at.1 - own.1).abs());
             assert!(
-                off.0 <= 4.0 && off.1 <= 4.0,
-                "{what}: a mark centred at ({c:.1}, {r:.1}) on the paper, {off:?} off its square"
+                off.0 <= 3.0 && off.1 <= 3.0,
+                "{what}: a mark {at:?} off its square, {off:?} from where the robot places one"
             );
         }
     }

@@ -4,13 +4,14 @@
 //!
 //! By subject: here whole games, the menu and the scoreboard; `faults` what breaks (a jam, a
 //! sensor, the pen, a slipped pinion); `taken_up_again` a game cut short and started again;
-//! `sheets` the sheet between games.
+//! `sheets` the sheet between games; `out_of_the_way` where the carriage is when a person draws.
 
 #[path = "../sim_rig/mod.rs"]
 mod sim_rig;
 
 mod eye;
 mod faults;
+mod out_of_the_way;
 mod room;
 mod sheets;
 mod taken_up_again;

@@ -305,6 +305,13 @@ impl Program<'_> {
                             *board = board.play(cell).context("the human's move")?;
                             journal.moves.push(cell);
                             self.keep_journal(journal);
+                            // The next person draws next: out of their way. (The robot's own
+                            // move, or the game's end, moves the carriage on from the read.)
+                            if matches!(players, Players::TwoPeople)
+                                && matches!(board.status(), Status::ToMove(_))
+                            {
+                                self.gantry.park()?;
+                            }
                         }
                         Err(squares) => return Ok(Finish::Void { squares }),
                     }

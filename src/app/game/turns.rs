@@ -104,7 +104,9 @@ impl Program<'_> {
             unkept = self.read_picture(board, &marks, &saw, &readings);
             self.confirm_own_marks(blank, &own_checks)?;
             unconfirmed.clear();
-            self.gantry.park()?;
+            // Not parked yet: a mark believed is followed by the robot's own move or the game's
+            // end, which move the carriage on from here (two people: `turns` parks it before
+            // the next one's turn); only a read after which the person acts again parks it.
             // One move makes one mark, and light that changes unevenly while the paper is read
             // (a shadow lifting, a corner settling) can pass for ink: such a read is not
             // believed until a second one, once hands have left the board, agrees; and a
@@ -135,6 +137,7 @@ impl Program<'_> {
                 if let Some(picture) = unkept.take() {
                     picture.keep();
                 }
+                self.gantry.park()?;
                 self.panel.show(
                     View::new(
                         "Reading again",
@@ -155,6 +158,7 @@ impl Program<'_> {
                     return Ok(Ok(cell));
                 }
                 NewMarks::None => {
+                    self.gantry.park()?;
                     self.panel.cue(Cue::Invalid);
                     // A faint dip on one line only, after the slow look: the robot is unsure,
                     // and says where, rather than that it sees nothing.
