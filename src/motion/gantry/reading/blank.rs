@@ -77,7 +77,7 @@ pub fn describe_eye(
             )),
             second_read.map_or_else(
                 || format!(
-                    "{} under the noisiest sensor, faster under a quieter one",
+                    "{} (at the first look's pace under a sensor too quiet to time)",
                     spacing(slowest_second_read_speed(config, period))
                 ),
                 spacing

@@ -90,10 +90,11 @@ pub(super) fn second_read_speed(config: &RobotConfig, period: Duration, readings
 /// level it reads is that value however many readings it rests on; and timed by the sources'
 /// slowest period (see [`SLOWEST_FRESH_PERIOD`]), twelve of its readings a square had the second
 /// read go at a third of the first look's pace. Measured over 72 set-ups each (no noise, 2, 3
-/// and 4 %; 6, 9 and 12 mm spots; every 5, 10 and 20 ms; two seeds), the sheet was ready 19.4 s
-/// after the game began under a sensor with no noise, against 24.3 s; and over four draws of
-/// the detection matrix, that sensor saw 5,239 marks in the harsh room against 5,247 and 5,268
-/// in steady light against 5,271, none taken for a mark either way. Fewer readings under a
+/// and 4 %; 6, 9 and 12 mm spots; every 5, 10 and 20 ms; two seeds), the sheet was ready 21.0 s
+/// after the game began under a sensor with no noise, against 24.3 s (under the 12 mm spot
+/// 19.7 s against 25.0); over four draws of the detection matrix that sensor saw 5,245 marks in
+/// the harsh room against 5,247, and 5,268 in steady light against 5,271, none taken for a mark
+/// either way; every other sensor read exactly as before. Fewer readings under a
 /// noisy sensor cost marks instead: paced for levels only as sure, as a share of the paper, as
 /// the noisiest sensor's (readings off by 4 %), the matrix under 2 % noise saw 5,139 marks in
 /// the harsh room against 5,195, and 5,268 in steady light against 5,289.
@@ -105,7 +106,7 @@ pub(super) fn second_read_readings(first_noise_percent: f64) -> f64 {
     }
 }
 
-/// The slowest the blank read's second read goes: under the noisiest sensor.
+/// The pace of the blank read's second read under any sensor that flickers: its slowest.
 pub(super) fn slowest_second_read_speed(config: &RobotConfig, period: Duration) -> u32 {
     second_read_speed(config, period, SECOND_READ_READINGS)
 }
