@@ -4,40 +4,28 @@
 
 use super::sim_rig::*;
 use ev3_tictactoe::ai::Difficulty;
-use ev3_tictactoe::app::scripted::{ScriptedHuman, Strategy, Turn};
-use ev3_tictactoe::app::{Person, Settings};
-use ev3_tictactoe::game::{Board, Mark};
-use ev3_tictactoe::hw::sim::SimRobot;
+use ev3_tictactoe::app::scripted::{Strategy, Turn};
+use ev3_tictactoe::app::Settings;
 use ev3_tictactoe::motion::StopRequest;
 use ev3_tictactoe::ui::menu::FirstMove;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A scripted person who notes where the pen stands each time they are asked to move.
-struct NotesTheCarriage {
-    inner: ScriptedHuman,
-    sim: SimRobot,
-    seen: Rc<RefCell<Vec<(f64, f64)>>>,
-}
-
-impl Person for NotesTheCarriage {
-    fn new_sheet(&mut self) {
-        self.inner.new_sheet();
-    }
-
-    fn at_menu(&mut self, menu: &ev3_tictactoe::ui::menu::Menu) {
-        self.inner.at_menu(menu);
-    }
-
-    fn asked_to_go_on(&mut self) {
-        self.inner.asked_to_go_on();
-    }
-
-    fn your_move(&mut self, board: &Board, mark: Mark) {
-        let at = self.sim.world().pen_point();
-        self.seen.borrow_mut().push((at.columns, at.rows));
-        self.inner.your_move(board, mark);
-    }
+fn noting_the_carriage(
+    rig: &Rig,
+    seed: u64,
+    seen: &Rc<RefCell<Vec<(f64, f64)>>>,
+) -> ActsAtEachMove {
+    let seen = seen.clone();
+    ActsAtEachMove::new(
+        rig.scripted(Strategy::Random, seed),
+        rig.sim.clone(),
+        move |_, sim| {
+            let at = sim.world().pen_point();
+            seen.borrow_mut().push((at.columns, at.rows));
+        },
+    )
 }
 
 fn assert_all_parked(seen: &[(f64, f64)], what: &str) {
@@ -54,14 +42,9 @@ fn assert_all_parked(seen: &[(f64, f64)], what: &str) {
 fn a_person_is_asked_to_draw_only_with_the_carriage_parked_against_the_robot_and_between_two() {
     let rig = Rig::new(Strategy::Random, 23);
     let seen = Rc::new(RefCell::new(Vec::new()));
-    let mut inner = rig.scripted(Strategy::Random, 23);
+    let mut person = noting_the_carriage(&rig, 23, &seen);
     // The second press with nothing drawn: "no new mark", and asked again.
-    inner.turns = [Turn::Play, Turn::PressOnly].into_iter().collect();
-    let mut person = NotesTheCarriage {
-        inner,
-        sim: rig.sim.clone(),
-        seen: seen.clone(),
-    };
+    person.inner.turns = [Turn::Play, Turn::PressOnly].into_iter().collect();
     let settings = Settings {
         seed: Some(23),
         ..Settings::default()
@@ -77,11 +60,7 @@ fn a_person_is_asked_to_draw_only_with_the_carriage_parked_against_the_robot_and
 
     let rig = Rig::new(Strategy::Random, 29);
     seen.borrow_mut().clear();
-    let mut person = NotesTheCarriage {
-        inner: rig.scripted(Strategy::Random, 29),
-        sim: rig.sim.clone(),
-        seen: seen.clone(),
-    };
+    let mut person = noting_the_carriage(&rig, 29, &seen);
     let ending = rig
         .program_with(&mut person, StopRequest::new(), settings)
         .run_referee_games(1, &mut |_| {});

@@ -256,25 +256,50 @@ pub fn robot_strokes(rig: &Rig) -> Vec<Vec<(f64, f64)>> {
         .collect()
 }
 
-/// A perfect scripted person who, as they start their second move, does something to the
-/// simulated world: knocks the sheet, makes a pinion skip a tooth.
-pub struct MeddlesOnTheSecondTurn {
-    inner: ScriptedHuman,
+/// What [`ActsAtEachMove`] does as a move starts: the move's number, and the world.
+type AtAMove = Box<dyn FnMut(usize, &SimRobot)>;
+
+/// A scripted person who does `act` as they start each move (the first is move 1), with the
+/// simulated world at hand: knocks the sheet, makes a pinion skip a tooth, notes where the
+/// carriage stands. In everything else, the scripted person.
+pub struct ActsAtEachMove {
+    pub inner: ScriptedHuman,
     sim: SimRobot,
-    meddle: Box<dyn FnMut(&SimRobot)>,
-    turns: usize,
+    act: AtAMove,
+    moves: usize,
 }
 
-impl Person for MeddlesOnTheSecondTurn {
+impl ActsAtEachMove {
+    pub fn new(
+        inner: ScriptedHuman,
+        sim: SimRobot,
+        act: impl FnMut(usize, &SimRobot) + 'static,
+    ) -> ActsAtEachMove {
+        ActsAtEachMove {
+            inner,
+            sim,
+            act: Box::new(act),
+            moves: 0,
+        }
+    }
+}
+
+impl Person for ActsAtEachMove {
     fn new_sheet(&mut self) {
         self.inner.new_sheet();
     }
 
+    fn at_menu(&mut self, menu: &ev3_tictactoe::ui::menu::Menu) {
+        self.inner.at_menu(menu);
+    }
+
+    fn asked_to_go_on(&mut self) {
+        self.inner.asked_to_go_on();
+    }
+
     fn your_move(&mut self, board: &ev3_tictactoe::game::Board, mark: ev3_tictactoe::game::Mark) {
-        self.turns += 1;
-        if self.turns == 2 {
-            (self.meddle)(&self.sim);
-        }
+        self.moves += 1;
+        (self.act)(self.moves, &self.sim);
         self.inner.your_move(board, mark);
     }
 }
@@ -282,15 +307,18 @@ impl Person for MeddlesOnTheSecondTurn {
 /// One game against hard, a perfect human first (seed 19), who does `meddle` to the world as
 /// they start their second move: the rig, how the run ended and the games it reported.
 pub fn a_game_meddled_with(
-    meddle: impl FnMut(&SimRobot) + 'static,
+    mut meddle: impl FnMut(&SimRobot) + 'static,
 ) -> (Rig, Ending, Vec<GameReport>) {
     let rig = Rig::new(Strategy::Perfect, 19);
-    let mut person = MeddlesOnTheSecondTurn {
-        inner: rig.scripted(Strategy::Perfect, 19),
-        sim: rig.sim.clone(),
-        meddle: Box::new(meddle),
-        turns: 0,
-    };
+    let mut person = ActsAtEachMove::new(
+        rig.scripted(Strategy::Perfect, 19),
+        rig.sim.clone(),
+        move |turn, sim| {
+            if turn == 2 {
+                meddle(sim);
+            }
+        },
+    );
     let settings = Settings {
         seed: Some(19),
         ..Settings::default()

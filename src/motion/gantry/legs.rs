@@ -134,9 +134,9 @@ impl Gantry {
                 let leg = *watch.leg();
                 // On the brick every attribute read takes time the colour sensor's readings
                 // wait for. The position is read every tick; the state only where the position
-                // says the motor may have stopped (see `LegWatch::wants_state_at`): read every
-                // third tick and every tick within 20 degrees of a target, the states had been a
-                // quarter of the program's accesses over a game.
+                // says the motor may have stopped (see `LegWatch::wants_state_at`). Read every
+                // third tick and at every tick near a target, states were a quarter of the
+                // program's accesses over a game.
                 let motor = self.motor(leg.axis);
                 let at_deg = motor.position_deg()?;
                 positions[i] = at_deg;
