@@ -16,11 +16,14 @@
 //! LAMPS=2.5,3,3.5,4,4.5,20,30 SEEDS=7,8,9,10 \
 //!     cargo test --release --test lamp_moments -- --ignored --nocapture
 //! ```
+//!
+//! `SIDES=columns,rows` adds the lamp standing by the rows axis's far end (the matrix's stands
+//! by the columns axis's; `RoomLight::lamp_brighter_along`), another sweep as long.
 
 use ev3_tictactoe::bench::reading::{
     all_conditions, drawing_name, read_everywhere, Condition, Room, Row, DRAWINGS,
 };
-use ev3_tictactoe::hw::sim::RoomLight;
+use ev3_tictactoe::hw::sim::{RoomLight, SheetAxis};
 
 /// The values of the comma-separated list in the environment variable `name`, or `default`'s.
 fn list_from_env<T: std::str::FromStr>(name: &str, default: &str) -> Vec<T> {
@@ -55,12 +58,25 @@ fn where_wrong(row: &Row) -> String {
 fn a_lamp_switched_on_at_any_moment_under_any_draw_of_the_noise_voids_no_game() {
     let moments: Vec<f64> = list_from_env("LAMPS", "3.5,4,20,30");
     let seeds: Vec<u64> = list_from_env("SEEDS", "7,8");
+    let sides: Vec<SheetAxis> = std::env::var("SIDES")
+        .unwrap_or_else(|_| "columns".to_string())
+        .split(',')
+        .map(|side| match side.trim() {
+            "columns" => SheetAxis::Columns,
+            "rows" => SheetAxis::Rows,
+            other => panic!("SIDES: {other:?} is neither columns nor rows"),
+        })
+        .collect();
     let mut voided = Vec::new();
-    println!("seed  lamp at   taken for a mark  void  marks seen");
-    for &seed in &seeds {
+    println!("lamp by   seed  lamp at   taken for a mark  void  marks seen");
+    for (&lamp_brighter_along, &seed) in sides
+        .iter()
+        .flat_map(|side| seeds.iter().map(move |seed| (side, seed)))
+    {
         for &lamp_on_at_s in &moments {
             let room = Room::Other(RoomLight {
                 lamp_on_at_s,
+                lamp_brighter_along,
                 ..RoomLight::harsh()
             });
             let rows: Vec<Row> = all_conditions()
@@ -75,7 +91,10 @@ fn a_lamp_switched_on_at_any_moment_under_any_draw_of_the_noise_voids_no_game() 
             let taken: usize = rows.iter().map(|row| row.false_marks.len()).sum();
             let void: usize = rows.iter().map(|row| row.voided.len()).sum();
             let seen: usize = rows.iter().map(|row| row.seen).sum();
-            println!("{seed:>4}  {lamp_on_at_s:>5.1} s  {taken:>16}  {void:>4}  {seen:>10}");
+            let side = format!("{lamp_brighter_along:?}").to_lowercase();
+            println!(
+                "{side:<8}  {seed:>4}  {lamp_on_at_s:>5.1} s  {taken:>16}  {void:>4}  {seen:>10}"
+            );
             for row in rows
                 .iter()
                 .filter(|row| !row.false_marks.is_empty() || !row.voided.is_empty())
@@ -83,7 +102,7 @@ fn a_lamp_switched_on_at_any_moment_under_any_draw_of_the_noise_voids_no_game() 
                 println!("        {}", where_wrong(row));
                 if !row.voided.is_empty() {
                     voided.push(format!(
-                        "seed {seed}, lamp at {lamp_on_at_s} s: {}",
+                        "seed {seed}, lamp by the {side} at {lamp_on_at_s} s: {}",
                         where_wrong(row)
                     ));
                 }

@@ -23,7 +23,7 @@ use devices::SimMotorDevice;
 pub use devices::{PacedClock, SimClock, SimDevice};
 pub use motor::{MotorFault, MotorPhysics, SimMotor};
 pub use paper::{Author, Footprint, Paper, PaperLook, PaperPoint, Stroke};
-pub use room::RoomLight;
+pub use room::{RoomLight, SheetAxis};
 
 use crate::config::{Axis, MotorKind};
 use crate::hw::{Buttons, Frame, LightColour, Motor, Robot, StopAction, Tone, Wiring};
@@ -146,8 +146,9 @@ pub struct World {
     noise_percent: f64,
     gain: f64,
     room: RoomLight,
-    /// The columns axis's travel: the lamp's unevenness spreads across it.
-    sheet_width_deg: f64,
+    /// The columns axis's travel and the rows axis's: the lamp's unevenness spreads across
+    /// one of them.
+    sheet_extent_deg: (f64, f64),
     sensor_period_ms: u64,
     sensor_jitter_ms: u64,
     read_latency_ms: u64,
@@ -223,7 +224,7 @@ impl World {
         let room = self.room.factor(
             self.time_ms as f64 / 1000.0,
             at,
-            self.sheet_width_deg,
+            self.sheet_extent_deg,
             self.person_at_the_board(),
         );
         let clean = self.paper.reflected_percent(at) * self.gain * room;
@@ -465,7 +466,7 @@ impl SimRobot {
             noise_percent: settings.sensor_noise_percent,
             gain: settings.sensor_gain,
             room: settings.room,
-            sheet_width_deg: body.columns.travel_deg,
+            sheet_extent_deg: (body.columns.travel_deg, body.rows.travel_deg),
             sensor_period_ms: settings.sensor_period_ms,
             sensor_jitter_ms: settings.sensor_jitter_ms,
             read_latency_ms: settings.read_latency_ms,

@@ -22,10 +22,15 @@ pub struct RoomLight {
     /// 0, never): the light at the sheet's middle rises by `lamp_percent` (default: 0).
     pub lamp_percent: f64,
     pub lamp_on_at_s: f64,
-    /// How much brighter the lamp leaves the side of the sheet at the columns axis's far end
-    /// than the side at its zero, in percent of the reading (default: 0): light that is uneven
-    /// only while the lamp is on, so the blank read did not see it.
+    /// How much brighter the lamp leaves the side of the sheet at the far end of
+    /// `lamp_brighter_along` than the side at its zero, in percent of the reading (default:
+    /// 0): light that is uneven only while the lamp is on, so the blank read did not see it.
     pub lamp_unevenness_percent: f64,
+    /// The axis whose far end the lamp stands by (default: columns). A lamp may stand on any
+    /// side of a robot, and the firmware reads the squares a row at a time, so the rows are a
+    /// world of their own: there the lamp's unevenness lies along the order the rows are read
+    /// in, as a drift does.
+    pub lamp_brighter_along: SheetAxis,
     /// A person's shadow: the light falls by this share while they press the touch sensor and
     /// for `shadow_s` after they let go, until they step back (default: 0).
     pub shadow_percent: f64,
@@ -43,6 +48,14 @@ pub struct RoomLight {
     pub sensor_height_mm: f64,
 }
 
+/// One of the sheet's two directions, as the gantry's axes run over it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetAxis {
+    Columns,
+    Rows,
+}
+
 impl Default for RoomLight {
     fn default() -> Self {
         RoomLight {
@@ -51,6 +64,7 @@ impl Default for RoomLight {
             lamp_percent: 0.0,
             lamp_on_at_s: 0.0,
             lamp_unevenness_percent: 0.0,
+            lamp_brighter_along: SheetAxis::Columns,
             shadow_percent: 0.0,
             shadow_s: 1.5,
             lift_mm: 0.0,
@@ -91,15 +105,20 @@ impl RoomLight {
     }
 
     /// The factor the room puts on a reading at `at` (paper degrees) at `seconds` into the
-    /// world, with a person at the board (`shadowed`): 1 in a steady room. `width_deg` is the
-    /// sheet's extent along the columns axis, over which the lamp's unevenness spreads.
-    pub fn factor(&self, seconds: f64, at: PaperPoint, width_deg: f64, shadowed: bool) -> f64 {
+    /// world, with a person at the board (`shadowed`): 1 in a steady room. `extent` is how
+    /// far the sheet reaches along each axis (columns, rows), over which the lamp's
+    /// unevenness spreads.
+    pub fn factor(&self, seconds: f64, at: PaperPoint, extent: (f64, f64), shadowed: bool) -> f64 {
         let drift = 1.0
             + self.drift_percent / 200.0
                 * (std::f64::consts::TAU * seconds / self.drift_period_s.max(1.0)).sin();
         let lamp_on = self.lamp_on_at_s > 0.0 && seconds >= self.lamp_on_at_s;
         let lamp = if lamp_on {
-            let across = (at.columns / width_deg.max(1.0)).clamp(0.0, 1.0) - 0.5;
+            let (at, reach) = match self.lamp_brighter_along {
+                SheetAxis::Columns => (at.columns, extent.0),
+                SheetAxis::Rows => (at.rows, extent.1),
+            };
+            let across = (at / reach.max(1.0)).clamp(0.0, 1.0) - 0.5;
             1.0 + (self.lamp_percent + self.lamp_unevenness_percent * across) / 100.0
         } else {
             1.0
@@ -137,12 +156,15 @@ mod tests {
         rows: 170.0,
     };
 
+    /// How far the sheet reaches along the columns and along the rows, in degrees.
+    const SHEET: (f64, f64) = (340.0, 300.0);
+
     #[test]
     fn a_steady_room_changes_nothing_anywhere_at_any_time() {
         let room = RoomLight::default();
         assert!(room.is_steady());
         for seconds in [0.0, 12.5, 400.0] {
-            assert_eq!(room.factor(seconds, MIDDLE, 400.0, true), 1.0);
+            assert_eq!(room.factor(seconds, MIDDLE, (400.0, 400.0), true), 1.0);
         }
     }
 
@@ -151,16 +173,27 @@ mod tests {
         let room = RoomLight::harsh();
         assert_eq!(room.lift_mm, 0.0, "the sheet stays flat");
         // A quarter of the drift's swing in, the lamp off: 7.5 % up.
-        let drift = room.factor(22.5, MIDDLE, 340.0, false);
+        let drift = room.factor(22.5, MIDDLE, SHEET, false);
         assert!((drift - 1.075).abs() < 1e-9, "{drift}");
         // The lamp on (from 30 s): brighter at the far side than at the near one by 10 %.
-        let near = room.factor(45.0, PaperPoint::new(0.0, 170.0), 340.0, false);
-        let far = room.factor(45.0, PaperPoint::new(340.0, 170.0), 340.0, false);
+        let near = room.factor(45.0, PaperPoint::new(0.0, 170.0), SHEET, false);
+        let far = room.factor(45.0, PaperPoint::new(340.0, 170.0), SHEET, false);
         assert!((far / near - 1.20 / 1.10).abs() < 1e-9, "{near} {far}");
         // A shadow takes a fifth off whatever else the light does.
-        let lit = room.factor(45.0, MIDDLE, 340.0, false);
-        let shadowed = room.factor(45.0, MIDDLE, 340.0, true);
+        let lit = room.factor(45.0, MIDDLE, SHEET, false);
+        let shadowed = room.factor(45.0, MIDDLE, SHEET, true);
         assert!((shadowed / lit - 0.8).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_lamp_by_the_rows_far_end_brightens_the_far_rows_and_leaves_the_columns_alike() {
+        let room = RoomLight {
+            lamp_brighter_along: SheetAxis::Rows,
+            ..RoomLight::harsh()
+        };
+        let lit = |columns, rows| room.factor(45.0, PaperPoint::new(columns, rows), SHEET, false);
+        assert!((lit(170.0, 300.0) / lit(170.0, 0.0) - 1.20 / 1.10).abs() < 1e-9);
+        assert!((lit(340.0, 150.0) - lit(0.0, 150.0)).abs() < 1e-12);
     }
 
     #[test]
@@ -171,11 +204,11 @@ mod tests {
         };
         let corner = PaperPoint::new(320.0, 320.0);
         // 1 mm nearer a sensor 10 mm up: (10 / 9)², 23 % brighter.
-        assert!((room.factor(5.0, corner, 340.0, false) - (10.0f64 / 9.0).powi(2)).abs() < 1e-9);
+        assert!((room.factor(5.0, corner, SHEET, false) - (10.0f64 / 9.0).powi(2)).abs() < 1e-9);
         assert_eq!(
-            room.factor(5.0, PaperPoint::new(20.0, 20.0), 340.0, false),
+            room.factor(5.0, PaperPoint::new(20.0, 20.0), SHEET, false),
             1.0
         );
-        assert_eq!(room.factor(31.0, corner, 340.0, false), 1.0);
+        assert_eq!(room.factor(31.0, corner, SHEET, false), 1.0);
     }
 }
