@@ -85,6 +85,7 @@ impl Gantry {
         let offset = self.config.reading_geometry().look_offset_deg;
         let read_began = self.clock().now();
         // The light the last read left, which the first look's squares start from.
+        self.paper_light = self.paper_light.of_an_earlier_read();
         let light_before_read = self.paper_light;
         self.last_read = ReadStages::default();
         self.last_read_samples.clear();

@@ -1,8 +1,62 @@
 //! Fitting the light to what the paper squares of a look show: its mean, a plane over the
-//! board, or a step in time (see [`super::PaperLight::measure`]).
+//! board, or a step in time (see [`super::PaperLight::measure`]); and whether the blank
+//! paper read twice lies on one plane ([`PaperLight::one_light`]).
 
-use super::{PaperRatio, LIGHT_CHANGED, SIGNIFICANT_SIGMAS, STEP_SIDE};
+use super::{
+    PaperLight, PaperRatio, LIGHT_CHANGED, SIGNIFICANT_SIGMAS, STEP_SIDE, UNSTEADY_SIGMAS,
+};
 use crate::game::Cell;
+
+impl PaperLight {
+    /// Whether paper read twice, its second `ratios` against its first on every square of a
+    /// board of side `size`, was read in one light both times: `Err` with the worst square's
+    /// distance from the plane through them all (a change of level, or a slope, is one light
+    /// still: a drift, a lamp to one side) when that is past what noise makes. No square is
+    /// left out as a mark: blank paper has none.
+    ///
+    /// In one light, `Ok` holds the light's factor on each square, in the order of `ratios`:
+    /// the ratios' level, with each slope of the plane that stands past
+    /// `SIGNIFICANT_SIGMAS` of its error. Why not the plane itself: a slope fitted to nine
+    /// noisy squares follows their noise, and a read brought to another's light by it carries
+    /// that noise into every level (measured: under the dim sensor of `gantry_on_sim`, 5 %
+    /// noise at half the gain, factors from 0.94 to 1.07 between two reads in steady light).
+    pub fn one_light(size: usize, ratios: &[PaperRatio]) -> std::result::Result<Vec<f64>, f64> {
+        let middle = (size as f64 - 1.0) / 2.0;
+        let Some(fit) = plane(ratios, middle) else {
+            let mean = ratios.iter().map(|r| r.ratio).sum::<f64>() / ratios.len().max(1) as f64;
+            return Ok(vec![mean; ratios.len()]);
+        };
+        let sloped = |per_column: f64, per_row: f64| {
+            move |r: &PaperRatio| {
+                fit.level
+                    + per_column * (r.cell.col as f64 - middle)
+                    + per_row * (r.cell.row as f64 - middle)
+            }
+        };
+        let on_plane = sloped(fit.per_column, fit.per_row);
+        let kept = |slope: f64, error: f64| {
+            if slope.abs() > SIGNIFICANT_SIGMAS * error {
+                slope
+            } else {
+                0.0
+            }
+        };
+        let light = sloped(
+            kept(fit.per_column, fit.column_error),
+            kept(fit.per_row, fit.row_error),
+        );
+        let mean_error = rms_error(ratios).max(0.005);
+        let scatter = ratios
+            .iter()
+            .map(|r| (r.ratio - on_plane(r)).abs())
+            .fold(0.0, f64::max);
+        if scatter > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error) {
+            Err(scatter)
+        } else {
+            Ok(ratios.iter().map(light).collect())
+        }
+    }
+}
 
 /// A step of the light in the middle of a look: the squares read before it, and the level
 /// they read in.

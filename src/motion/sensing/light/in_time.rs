@@ -136,6 +136,16 @@ pub(super) fn time_spanned(ratios: &[PaperRatio]) -> f64 {
     (last - first).as_secs_f64()
 }
 
+/// How long the look that read `ratios` took from one row to the next, on average, in
+/// seconds: 0 when they lie on one row.
+pub(super) fn seconds_per_row(ratios: &[PaperRatio]) -> f64 {
+    let rows = ratios.iter().map(|r| r.cell.row);
+    match (rows.clone().min(), rows.max()) {
+        (Some(first), Some(last)) if last > first => time_spanned(ratios) / (last - first) as f64,
+        _ => 0.0,
+    }
+}
+
 /// When the squares of `ratios` were read, on average.
 pub(super) fn mean_read_at(ratios: &[PaperRatio]) -> Duration {
     ratios.iter().map(|r| r.read_at).sum::<Duration>() / ratios.len().max(1) as u32

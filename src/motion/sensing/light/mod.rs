@@ -27,7 +27,7 @@ use crate::game::Cell;
 pub use at_rest::PaperAtRest;
 pub use fit::Step;
 use fit::{median, plane, rms_error, Plane};
-use in_time::{mean_read_at, time_spanned};
+use in_time::{mean_read_at, seconds_per_row, time_spanned};
 use std::time::Duration;
 
 /// A slope across the board, a step or a scatter of the light smaller than this share is not
@@ -171,6 +171,10 @@ pub struct PaperLight {
     /// When the squares it rests on were read, on average; zero for the light at the blank
     /// read.
     pub read_at: Duration,
+    /// Whether the next look of the same read holds its slope along the rows: one steeper
+    /// than a drift makes in the time its look took from row to row is the room's, not the
+    /// drift's (see [`PaperLight::of_an_earlier_read`]).
+    pub rows_slope_holds: bool,
     /// How far the light's slope may be from the slopes it holds, where its squares lie (see
     /// [`PaperLight::error_at`]); `None` for the light as at the blank read, or within
     /// [`LIGHT_CHANGED`] of it and holding no slope.
@@ -205,7 +209,21 @@ impl PaperLight {
             moved: 0.0,
             step: None,
             read_at: Duration::ZERO,
+            rows_slope_holds: false,
             slope_doubt: None,
+        }
+    }
+
+    /// This light as the next read starts from it: its slope along the rows is not held. A
+    /// read's looks seconds apart share the room's slope, but the next read comes after a
+    /// person's move, and a steep slope a look measured may have been the light changing
+    /// while it went on (a lamp switched, a shadow lifting), which a read again must not
+    /// carry: held from read to read, the matrix's harsh room read 41 boards a third time,
+    /// where it read none.
+    pub fn of_an_earlier_read(self) -> PaperLight {
+        PaperLight {
+            rows_slope_holds: false,
+            ..self
         }
     }
 
@@ -294,13 +312,24 @@ impl PaperLight {
         // light, a square at the dim side read 3 % dark under the harsh lamp, which a close
         // look took for a faint mark. Only from a look resting on [`SLOPE_SQUARES`] paper
         // squares: a slope fitted to five, three figures from five, can be noise (a steady
-        // room's 9 % slope, kept, hid a person's O at the side it made dim). Not the slope
-        // along the rows: they are read one after another, so it holds the drift over the
-        // look's seconds as much as the room's unevenness.
-        let prior_column = if before.squares >= SLOPE_SQUARES {
-            before.per_column
+        // room's 9 % slope, kept, hid a person's O at the side it made dim). The slope along
+        // the rows only within one read, and only where it is steeper than a drift makes in
+        // the time the look took from row to row (`rows_slope_holds`): the rows are read one
+        // after another, so a gentler one may be the drift over the look's seconds, and the
+        // next look, reading the rows the other way round, would find the drift's part turned
+        // about. A lamp by the rows' far end makes one (docs/sensor.md, "The room"): not held,
+        // the look off centre, whose paper off the centre lines is too uncertain to measure it
+        // again, judged the dim row in the light of the middle one and took a square there
+        // for a mark (docs/figures.md, session 34).
+        let (prior_column, prior_row) = if before.squares >= SLOPE_SQUARES {
+            let held = if before.rows_slope_holds {
+                before.per_row
+            } else {
+                0.0
+            };
+            (before.per_column, held)
         } else {
-            0.0
+            (0.0, 0.0)
         };
         let level_with = |per_column: f64, per_row: f64| {
             paper
@@ -321,9 +350,9 @@ impl PaperLight {
             (measured - held).hypot(error).min(UNEVEN_SQUARE)
         };
         let flat = (
-            level_with(prior_column, 0.0),
+            level_with(prior_column, prior_row),
             prior_column,
-            0.0,
+            prior_row,
             (UNEVEN_SQUARE, UNEVEN_SQUARE),
         );
         let (level, per_column, per_row, slope_doubt) = match plane(&paper, middle) {
@@ -341,10 +370,10 @@ impl PaperLight {
                 } else {
                     prior_column
                 };
-                let per_row = if significant(fitted_row, row_error, least) {
+                let per_row = if significant(fitted_row - prior_row, row_error, least) {
                     fitted_row
                 } else {
-                    0.0
+                    prior_row
                 };
                 (
                     level_with(per_column, per_row),
@@ -381,6 +410,7 @@ impl PaperLight {
             moved: 0.0,
             step: None,
             read_at: mean_read_at(&paper),
+            rows_slope_holds: per_row.abs() > DRIFT_PER_S * seconds_per_row(&paper),
             slope_doubt,
         };
         let scatter = paper
@@ -442,55 +472,6 @@ impl PaperLight {
             steady,
             scatter,
             ..light
-        }
-    }
-
-    /// Whether paper read twice, its second `ratios` against its first on every square of a
-    /// board of side `size`, was read in one light both times: `Err` with the worst square's
-    /// distance from the plane through them all (a change of level, or a slope, is one light
-    /// still: a drift, a lamp to one side) when that is past what noise makes. No square is
-    /// left out as a mark: blank paper has none.
-    ///
-    /// In one light, `Ok` holds the light's factor on each square, in the order of `ratios`:
-    /// the ratios' level, with each slope of the plane that stands past
-    /// `SIGNIFICANT_SIGMAS` of its error. Why not the plane itself: a slope fitted to nine
-    /// noisy squares follows their noise, and a read brought to another's light by it carries
-    /// that noise into every level (measured: under the dim sensor of `gantry_on_sim`, 5 %
-    /// noise at half the gain, factors from 0.94 to 1.07 between two reads in steady light).
-    pub fn one_light(size: usize, ratios: &[PaperRatio]) -> std::result::Result<Vec<f64>, f64> {
-        let middle = (size as f64 - 1.0) / 2.0;
-        let Some(fit) = plane(ratios, middle) else {
-            let mean = ratios.iter().map(|r| r.ratio).sum::<f64>() / ratios.len().max(1) as f64;
-            return Ok(vec![mean; ratios.len()]);
-        };
-        let sloped = |per_column: f64, per_row: f64| {
-            move |r: &PaperRatio| {
-                fit.level
-                    + per_column * (r.cell.col as f64 - middle)
-                    + per_row * (r.cell.row as f64 - middle)
-            }
-        };
-        let on_plane = sloped(fit.per_column, fit.per_row);
-        let kept = |slope: f64, error: f64| {
-            if slope.abs() > SIGNIFICANT_SIGMAS * error {
-                slope
-            } else {
-                0.0
-            }
-        };
-        let light = sloped(
-            kept(fit.per_column, fit.column_error),
-            kept(fit.per_row, fit.row_error),
-        );
-        let mean_error = rms_error(ratios).max(0.005);
-        let scatter = ratios
-            .iter()
-            .map(|r| (r.ratio - on_plane(r)).abs())
-            .fold(0.0, f64::max);
-        if scatter > LIGHT_CHANGED.max(UNSTEADY_SIGMAS * mean_error) {
-            Err(scatter)
-        } else {
-            Ok(ratios.iter().map(light).collect())
         }
     }
 

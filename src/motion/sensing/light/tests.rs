@@ -91,6 +91,59 @@ fn a_lamps_slope_measured_across_the_board_holds_for_a_later_look_at_a_few_squar
     assert_eq!(PaperLight::measure(3, &row, five).per_column, 0.0);
 }
 
+/// `ratios` as a look along the lines off the squares' centres reads them, seconds after
+/// the first: each only to within 3 %.
+fn off_centre(ratios: Vec<PaperRatio>) -> Vec<PaperRatio> {
+    ratios
+        .into_iter()
+        .map(|r| PaperRatio {
+            error: 0.03,
+            read_at: r.read_at + Duration::from_secs(4),
+            ..r
+        })
+        .collect()
+}
+
+#[test]
+fn a_lamps_slope_along_the_rows_holds_for_the_reads_next_look_but_not_for_the_next_read() {
+    // A lamp by the rows' far end: 5 % more a row, where a drift moves the light at most
+    // 0.6 % a second and the board helper's look takes 1.3 s a row. The look off centre
+    // then crosses the two lower rows only, its paper too uncertain to measure the slope
+    // again; the top row, which it did not see, is judged in the light the first look's
+    // slope gives it, not the two rows' mean, 7.5 % brighter.
+    let lamp = |c: Cell| 0.95 + 0.05 * c.row as f64;
+    let first = PaperLight::measure(3, &board(lamp, &[]), at_blank());
+    assert!(first.rows_slope_holds, "{first:?}");
+    let lower = off_centre(board(lamp, &[0, 1, 2]));
+    let top = Cell::from_index(1, 3);
+    let alone = PaperLight::measure(3, &lower, at_blank());
+    assert!(alone.at(top) - lamp(top) > 0.05, "{alone:?}");
+    let next = PaperLight::measure(3, &lower, first);
+    assert!((next.at(top) - lamp(top)).abs() < 0.005, "{next:?}");
+    // The next read, after the person's move, measures its own.
+    let next_read = PaperLight::measure(3, &lower, first.of_an_earlier_read());
+    assert_eq!(next_read.per_row, 0.0, "{next_read:?}");
+}
+
+#[test]
+fn a_slope_along_the_rows_a_drift_could_make_is_not_held_by_the_next_look() {
+    // Squares read a second apart, three seconds a row: a slope of 1.5 % a row is what a
+    // drift of 0.5 % a second makes, and the next look reads the rows the other way round.
+    let drift = |c: Cell| 1.10 + 0.015 * c.row as f64;
+    let slow: Vec<PaperRatio> = board(drift, &[])
+        .into_iter()
+        .map(|r| PaperRatio {
+            error: 0.001,
+            read_at: r.read_at * 3,
+            ..r
+        })
+        .collect();
+    let first = PaperLight::measure(3, &slow, at_blank());
+    assert!(first.per_row > 0.01 && !first.rows_slope_holds, "{first:?}");
+    let next = PaperLight::measure(3, &off_centre(board(|_| 1.10, &[0, 1, 2])), first);
+    assert_eq!(next.per_row, 0.0, "{next:?}");
+}
+
 #[test]
 fn a_light_measured_on_squares_to_one_side_is_less_sure_of_the_squares_away_from_them() {
     // A drift of 5 % measured on three squares toward the top right (the top middle, the top
