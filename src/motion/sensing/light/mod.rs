@@ -42,8 +42,8 @@ pub const LIGHT_CHANGED: f64 = 0.02;
 /// squares would follow the noise as closely as the light.
 pub const PLANE_SQUARES: usize = 5;
 
-/// A slope across the columns is kept for the next look only from a look resting on this many
-/// paper squares (see [`PaperLight::measure`]).
+/// A slope (across the columns, or along the rows within a read) is kept for the next look only
+/// from a look resting on this many paper squares (see [`PaperLight::measure`]).
 pub const SLOPE_SQUARES: usize = 6;
 
 /// The fastest the light may drift smoothly, as a share a second, and still not count as a
@@ -171,7 +171,7 @@ pub struct PaperLight {
     /// When the squares it rests on were read, on average; zero for the light at the blank
     /// read.
     pub read_at: Duration,
-    /// Whether the next look of the same read holds its slope along the rows: one steeper
+    /// Whether the later looks of the same read hold its slope along the rows: one steeper
     /// than a drift makes in the time its look took from row to row is the room's, not the
     /// drift's (see [`PaperLight::of_an_earlier_read`]).
     pub rows_slope_holds: bool,
