@@ -58,10 +58,9 @@ fn where_wrong(row: &Row) -> String {
 fn a_lamp_switched_on_at_any_moment_under_any_draw_of_the_noise_voids_no_game() {
     let moments: Vec<f64> = list_from_env("LAMPS", "3.5,4,20,30");
     let seeds: Vec<u64> = list_from_env("SEEDS", "7,8");
-    let sides: Vec<SheetAxis> = std::env::var("SIDES")
-        .unwrap_or_else(|_| "columns".to_string())
-        .split(',')
-        .map(|side| match side.trim() {
+    let sides: Vec<SheetAxis> = list_from_env::<String>("SIDES", "columns")
+        .iter()
+        .map(|side| match side.as_str() {
             "columns" => SheetAxis::Columns,
             "rows" => SheetAxis::Rows,
             other => panic!("SIDES: {other:?} is neither columns nor rows"),

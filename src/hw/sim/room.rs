@@ -114,11 +114,11 @@ impl RoomLight {
                 * (std::f64::consts::TAU * seconds / self.drift_period_s.max(1.0)).sin();
         let lamp_on = self.lamp_on_at_s > 0.0 && seconds >= self.lamp_on_at_s;
         let lamp = if lamp_on {
-            let (at, reach) = match self.lamp_brighter_along {
+            let (along, reach) = match self.lamp_brighter_along {
                 SheetAxis::Columns => (at.columns, extent.0),
                 SheetAxis::Rows => (at.rows, extent.1),
             };
-            let across = (at / reach.max(1.0)).clamp(0.0, 1.0) - 0.5;
+            let across = (along / reach.max(1.0)).clamp(0.0, 1.0) - 0.5;
             1.0 + (self.lamp_percent + self.lamp_unevenness_percent * across) / 100.0
         } else {
             1.0
