@@ -284,13 +284,25 @@ impl PaperLight {
         // against paper 9 % dimmer than it was. Past the unevenness: the dim side of a lamp to
         // one side stands below the rest's median (left out so, a corner took the slope with
         // it, read 5 % dark and was taken for a mark twice in the matrix's harsh room with
-        // the lamp switched on at 20 s). Alone: squares read before a lamp was switched or a
-        // shadow lifted stand out together, and they are the light's step, not ink.
+        // the lamp switched on at 20 s), by as much more as it lies squares from the rest: the
+        // one paper square left in a lamp's dim row, two squares from the rest and read last in
+        // a read again, stood 6.5 % under them and was left out, the light measured on the
+        // other rows found no slope along them, and it read 6 % dark, a second mark twice: a
+        // game void (the lamp by the rows, docs/figures.md, session 35). Alone: squares read
+        // before a lamp was switched or a shadow lifted stand out together, and they are the
+        // light's step, not ink.
         if paper.len() > PLANE_SQUARES {
             let rest_median = median(paper[2..].iter().map(|r| r.ratio));
+            let rest_place = mean_place(&paper[2..]);
             let stands_out = |r: &PaperRatio| {
                 let error = r.error.max(rest_median * 0.005);
-                r.ratio < rest_median - UNEVEN_SQUARE - DARKER_THAN_THE_REST * 2f64.sqrt() * error
+                let squares_away = (r.cell.col as f64 - rest_place.0)
+                    .hypot(r.cell.row as f64 - rest_place.1)
+                    .max(1.0);
+                r.ratio
+                    < rest_median
+                        - UNEVEN_SQUARE * squares_away
+                        - DARKER_THAN_THE_REST * 2f64.sqrt() * error
             };
             if stands_out(&paper[0]) && !stands_out(&paper[1]) {
                 paper.remove(0);

@@ -458,3 +458,69 @@ fn a_read_again_is_believed_unless_the_light_changed_while_it_went_on_too() {
     );
     assert_eq!(Doubt::after(2, &several, &scattered), None);
 }
+
+/// The squares of a read held to one light, as (index, ratio, seconds): each known to 0.8 %.
+fn read_in_one_light(squares: &[(usize, f64, f64)]) -> Vec<PaperRatio> {
+    squares
+        .iter()
+        .map(|&(index, ratio, seconds)| PaperRatio {
+            cell: Cell::from_index(index, 3),
+            ratio,
+            error: 0.008,
+            read_at: Duration::from_secs_f64(seconds),
+        })
+        .collect()
+}
+
+#[test]
+fn the_one_paper_square_left_in_a_lamps_dim_row_is_paper_not_a_second_mark() {
+    // Traced in the lamp sweep (seed 10, the harsh room's lamp by the rows' far end on from
+    // 30 s, an X off centre in the top left square, the robot's O top middle): the read again
+    // after the shadow read the top row 2 s after the rest, the light drifting down 0.5 % a
+    // second, and the lamp leaves that row 3 % under the middle one. The top right square, the
+    // row's only paper, stood 6.5 % under the rest's median, past one square's unevenness and
+    // the noise, and was left out as a second mark; the light, measured on the two lower rows
+    // alone, found no slope along the rows, and that square read 6 % dark: two marks, twice,
+    // and the game void. It lies two squares from the rest, where the lamp may leave it twice
+    // as dim. Now it stays in the light, which then slopes along the rows, and it reads within
+    // one square's unevenness of it (it read 6.4 % under the light of the two lower rows).
+    let paper = read_in_one_light(&[
+        (4, 1.095, 50.9),
+        (3, 1.095, 51.2),
+        (6, 1.110, 51.7),
+        (7, 1.099, 52.0),
+        (8, 1.107, 52.3),
+        (5, 1.084, 52.9),
+        (2, 1.028, 53.5),
+        (0, 0.974, 54.0),
+    ]);
+    let light = PaperLight::measure_in_one_light(3, &paper, at_blank());
+    let top_right = Cell { row: 0, col: 2 };
+    assert_eq!(light.darker, Some(Cell { row: 0, col: 0 }), "{light:?}");
+    assert_eq!(light.squares, 7, "{light:?}");
+    assert!(light.per_row > 0.02, "{light:?}");
+    let under = 1.0 - 1.028 / light.at(top_right);
+    assert!(under < UNEVEN_SQUARE, "{under} {light:?}");
+}
+
+#[test]
+fn a_second_mark_beside_the_rest_is_still_left_out_of_the_light() {
+    // A person who drew two marks at once: the top left square and the middle one, 9 % under
+    // paper that lies in one light. The middle square is among the rest, so only the noise
+    // and one square's unevenness are allowed it, and it is left out.
+    let paper = read_in_one_light(&[
+        (0, 0.98, 0.0),
+        (1, 1.08, 0.3),
+        (2, 1.08, 0.6),
+        (3, 1.08, 1.0),
+        (4, 0.99, 1.3),
+        (5, 1.08, 1.6),
+        (6, 1.08, 2.0),
+        (7, 1.08, 2.3),
+        (8, 1.08, 2.6),
+    ]);
+    let light = PaperLight::measure_in_one_light(3, &paper, at_blank());
+    assert_eq!(light.squares, 7, "{light:?}");
+    let middle = Cell { row: 1, col: 1 };
+    assert!(0.99 / light.at(middle) < 0.93, "{light:?}");
+}
