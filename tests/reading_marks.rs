@@ -365,6 +365,29 @@ fn a_lamp_switched_on_as_the_squares_read_again_after_the_shadow_end_makes_no_ma
     assert!(invented.is_empty(), "{}", invented.join("\n"));
 }
 
+/// Reads `drawn` in every square in turn in the harsh room with its lamp standing by the rows
+/// axis's far end, switched on `lamp_on_at_s` into the world, and asserts that no square was
+/// taken for a mark and no game was void.
+fn lamp_by_the_rows_takes_nothing(
+    lamp_on_at_s: f64,
+    drawn: HandMark,
+    condition: Condition,
+    seed: u64,
+) {
+    let room = RoomLight {
+        lamp_on_at_s,
+        lamp_brighter_along: SheetAxis::Rows,
+        ..RoomLight::harsh()
+    };
+    let condition = Condition {
+        room: Room::Other(room),
+        ..condition
+    };
+    let row = read_everywhere(drawn, condition, seed).unwrap();
+    assert!(row.voided.is_empty(), "{:?}", row.voided);
+    assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
+}
+
 #[test]
 fn a_lamp_by_the_rows_far_end_leaves_no_dim_row_marked_by_the_look_off_centre() {
     // The harsh room's lamp by the rows axis's far end, on from 20 s (seed 8, a dot in each
@@ -373,21 +396,14 @@ fn a_lamp_by_the_rows_far_end_leaves_no_dim_row_marked_by_the_look_off_centre() 
     // rows only and too unsure of its paper to find that slope past its errors, judged them
     // in their mean light, and the dot's two lines in the top middle square read 7 and 8 %
     // dark against it: a mark. The read's later looks now hold the first look's slope.
-    let room = RoomLight {
-        lamp_on_at_s: 20.0,
-        lamp_brighter_along: SheetAxis::Rows,
-        ..RoomLight::harsh()
-    };
     let condition = Condition {
         pen: PENS[0],
         spot_mm: 6.0,
         noise_percent: 4.0,
         sample_ms: 10,
-        room: Room::Other(room),
+        room: Room::Harsh,
     };
-    let row = read_everywhere(HandMark::Dot, condition, 8).unwrap();
-    assert!(row.voided.is_empty(), "{:?}", row.voided);
-    assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
+    lamp_by_the_rows_takes_nothing(20.0, HandMark::Dot, condition, 8);
 }
 
 #[test]
@@ -400,11 +416,6 @@ fn a_lamp_by_the_rows_far_end_leaves_the_dim_rows_one_paper_square_paper_on_a_re
     // second mark, and then judged in the two lower rows' light it read 6 % dark. Two new
     // marks twice: the game was void. A square two squares from the rest may lie twice as
     // far under them in a lamp's light.
-    let room = RoomLight {
-        lamp_on_at_s: 30.0,
-        lamp_brighter_along: SheetAxis::Rows,
-        ..RoomLight::harsh()
-    };
     let ballpoint = PENS
         .iter()
         .find(|pen| pen.name.starts_with("ballpoint"))
@@ -414,11 +425,9 @@ fn a_lamp_by_the_rows_far_end_leaves_the_dim_rows_one_paper_square_paper_on_a_re
         spot_mm: 9.0,
         noise_percent: 2.0,
         sample_ms: 20,
-        room: Room::Other(room),
+        room: Room::Harsh,
     };
-    let row = read_everywhere(HandMark::CrossOffCentre, condition, 10).unwrap();
-    assert!(row.voided.is_empty(), "{:?}", row.voided);
-    assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
+    lamp_by_the_rows_takes_nothing(30.0, HandMark::CrossOffCentre, condition, 10);
 }
 
 #[test]
@@ -430,19 +439,12 @@ fn a_lamp_switched_on_just_after_the_look_off_centre_read_its_first_square_makes
     // not show the step; the lamp's dim top row passed for the light stepping down, and the
     // square, 11.5 % under the light before that step, was taken for a mark. A look's first
     // square is now looked at again when the light changed since the first look or during it.
-    let room = RoomLight {
-        lamp_on_at_s: 40.0,
-        lamp_brighter_along: SheetAxis::Rows,
-        ..RoomLight::harsh()
-    };
     let condition = Condition {
         pen: PENS[0],
         spot_mm: 12.0,
         noise_percent: 2.0,
         sample_ms: 20,
-        room: Room::Other(room),
+        room: Room::Harsh,
     };
-    let row = read_everywhere(HandMark::Cross, condition, 14).unwrap();
-    assert!(row.voided.is_empty(), "{:?}", row.voided);
-    assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
+    lamp_by_the_rows_takes_nothing(40.0, HandMark::Cross, condition, 14);
 }

@@ -66,9 +66,9 @@ const STEP_SQUARES: usize = 2 * STEP_SIDE;
 const DARKER_THAN_THE_REST: f64 = 3.0;
 
 /// How much dimmer than the board's middle square a square beside it may be in light uneven
-/// across the sheet: a lamp to one side at the harsh end of `docs/sensor.md` ("The room")
-/// makes one side 10 % brighter than the other across the 72 mm the robot reaches, 2.9 %
-/// over a 21 mm square.
+/// across the sheet, and as much again for each square further: a lamp to one side at the
+/// harsh end of `docs/sensor.md` ("The room") makes one side 10 % brighter than the other
+/// across the 72 mm the robot reaches, 2.9 % over a 21 mm square.
 const UNEVEN_SQUARE: f64 = 0.03;
 
 /// A slope counts as a change of the light only past this many of its standard errors (and
@@ -284,13 +284,12 @@ impl PaperLight {
         // against paper 9 % dimmer than it was. Past the unevenness: the dim side of a lamp to
         // one side stands below the rest's median (left out so, a corner took the slope with
         // it, read 5 % dark and was taken for a mark twice in the matrix's harsh room with
-        // the lamp switched on at 20 s), by as much more as it lies squares from the rest: the
-        // one paper square left in a lamp's dim row, two squares from the rest and read last in
-        // a read again, stood 6.5 % under them and was left out, the light measured on the
-        // other rows found no slope along them, and it read 6 % dark, a second mark twice: a
-        // game void (the lamp by the rows, docs/figures.md, session 35). Alone: squares read
-        // before a lamp was switched or a shadow lifted stand out together, and they are the
-        // light's step, not ink.
+        // the lamp switched on at 20 s), over as many squares as it lies from the rest. Over
+        // one square only, the one paper square of a lamp's dim row, two squares from the
+        // rest, was left out 6.5 % under them; the other rows showed no slope along the rows,
+        // and it read 6 % dark: a second mark, and a game void (docs/figures.md, session 35).
+        // Alone: squares read before a lamp was switched or a shadow lifted stand out
+        // together, and they are the light's step, not ink.
         if paper.len() > PLANE_SQUARES {
             let rest_median = median(paper[2..].iter().map(|r| r.ratio));
             let rest_place = mean_place(&paper[2..]);
