@@ -193,8 +193,8 @@ impl Gantry {
     /// found where the light changed along its rows faster than a drift
     /// ([`PaperLight::changed_along_the_rows`]), stepped across it, or may have stepped with
     /// it, the squares read with it as dark ([`PaperLight::step_may_explain`]), or just after
-    /// it, the look's first square where the light moved since the first look (`light_moved`)
-    /// or stepped during this one. A square read just before a lamp came on, judged against
+    /// it, the look's first square (the one whose readings ended first) where the light moved
+    /// since the first look (`light_moved`) or stepped during this one. A square read just before a lamp came on, judged against
     /// light measured mostly after, reads as dark as ink. Traced in the harsh room with the
     /// lamp switched on 40 s in (12 mm spot, a noiseless sensor every 10 ms): the look off
     /// centre read the middle left square 0.15 s before the lamp came on, and against a slope
