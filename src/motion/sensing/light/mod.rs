@@ -421,8 +421,14 @@ impl PaperLight {
             moved: 0.0,
             step: None,
             read_at: mean_read_at(&paper),
-            rows_slope_holds: per_row.abs() > DRIFT_PER_S * seconds_per_row(&paper),
+            rows_slope_holds: false,
             slope_doubt,
+        };
+        // A slope along the rows steeper than a drift makes while this look went from row to
+        // row is the room's: the read's later looks hold it.
+        let fitted = PaperLight {
+            rows_slope_holds: fitted.changed_along_the_rows(seconds_per_row(&paper)),
+            ..fitted
         };
         let scatter = paper
             .iter()
