@@ -153,9 +153,9 @@ impl Gantry {
         let cells = self.all_squares();
         self.sheet_read = None;
         let fast = self.first_look_speed();
-        let rows = self.sweep_rows(&cells, fast, &[0])?;
+        let read = self.sweep_bracketed(&cells, fast)?;
         let (rows, light_held) =
-            self.read_in_one_light(&cells, fast, rows, Bracketed::SheetCheck)?;
+            self.read_in_one_light(&cells, fast, read, Bracketed::SheetCheck)?;
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
             .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
@@ -298,30 +298,30 @@ impl Gantry {
         let readings = second_read_readings(first_noise.unwrap_or(f64::INFINITY));
         let paced = second_read_speed(&self.config, self.read_period(), readings);
         self.second_read_speed = Some(paced);
-        let mut second = self.sweep_rows(&cells, paced, &[0])?;
+        let mut second = self.sweep_bracketed(&cells, paced)?;
         if grid_drawn {
-            self.check_grid_ink(&second)?;
+            self.check_grid_ink(&second.rows)?;
             let faint = f64::from(self.config.sensing.faint_contrast_percent) / 100.0;
-            if let Some(seen) = self.sight_grid(&second, faint / 2.0) {
+            if let Some(seen) = self.sight_grid(&second.rows, faint / 2.0) {
                 log::info!("the grid's lines: {}", self.describe_sighting(&seen));
             }
-            if !self.measure_the_eye(&mut second) {
+            if !self.measure_the_eye(&mut second.rows) {
                 // Too few readings across the lines at the second read's pace (a spot far wider
                 // than configured spreads each line's dip thin): the squares are read again
                 // slowly, and that read is the blank read's second.
                 log::info!("reading the squares again, slowly, to measure the eye by");
                 let slow = eye_speed(&self.config, self.read_period());
-                second = self.sweep_rows(&cells, slow, &[0])?;
-                self.measure_the_eye(&mut second);
+                second = self.sweep_bracketed(&cells, slow)?;
+                self.measure_the_eye(&mut second.rows);
             }
-            self.swept_grid_lines = self.lines_in_sweeps(&second);
+            self.swept_grid_lines = self.lines_in_sweeps(&second.rows);
         }
         let second = if grid_drawn {
             self.read_in_one_light(&cells, paced, second, Bracketed::SecondRead)?
                 .0
         } else {
             self.quiet_sensor = self.reads_quiet_when_still()?.0;
-            second
+            second.rows
         };
         let second_squares = self.each_square(&second)?;
         // One noise for both reads' squares: the sensor's.

@@ -23,7 +23,8 @@
 //! first, and light that moved there since is read as the light changing during the read
 //! ([`BRACKET_SIGMAS`]); the squares are read again. The sheet's check that is so read again
 //! judges the sheet on its last read; if the light never held, it is not kept as the first
-//! read, and the blank read makes its own.
+//! read, and the blank read makes its own. A read too long for one bracket to tell a lamp from
+//! a drift is bracketed along the way too ([`BRACKET_SPAN`]).
 
 use super::sweeping::{by_square, SweptRow};
 use super::{paper_ratios, BlankPaper};
@@ -33,6 +34,7 @@ use crate::motion::sensing::{
     self, one_light_within, readings_per_measurement, BlankSquare, PaperLight, PaperRatio, Sample,
     DRIFT_PER_S,
 };
+use std::time::Duration;
 
 /// The most reads of the squares' paper the blank read makes: its own, and the ones that
 /// hold it against the light. Each needs the light to change within the few seconds one read
@@ -59,6 +61,38 @@ const BRACKET_SIGMAS: f64 = 3.0;
 /// How many times the squares are read again, at most, because the light moved during the
 /// read before.
 const BRACKETED_READS_AGAIN: usize = 2;
+
+/// The longest stretch of a read one bracket spans. A read that would take longer is
+/// bracketed along the way as well: between two of its sweeps the sensor is held still over
+/// the square it crossed first, and each stretch is judged on its own.
+///
+/// Why: a bracket allows the light a drift over the seconds it spans ([`DRIFT_PER_S`]), and a
+/// lamp's step hides in that allowance when the read is long. From its first crossing to its
+/// bracket, the blank read's second read spans 4.6 to 6.5 s on average under each of the
+/// detection matrix's spots read every 5 or 10 ms (9.9 s at most, the 6 mm spot's), and 7.1 to
+/// 11.1 s read every 20 ms, up to 19.6 s where the eye is measured on a slow read again (one
+/// run of the bench). The harsh room's lamp brightens the squares' windows by 12 % at the
+/// sheet's dim side (15 % at the middle, 10 % across a sheet whose windows lie 30 % of it
+/// either side of the middle; docs/sensor.md, "The room"), and its drift may run 0.52 % a
+/// second against it: a bracket sees that step past the 2 % floor and its own allowance over up
+/// to (12 - 2) / (0.52 + 0.6) = 9 s, and over 8 s keeps 1 % for the noise of a quiet sensor's
+/// two means. Traced (the lamp by the columns switched on 30 s in, the 6 mm spot read every 20
+/// ms with no noise, seed 11 of the lamp sweep): the slow read again for the eye ran from 18.5
+/// to 38 s, the lamp came on as it crossed the middle row, and the square crossed first, held
+/// still at the end, read 11.3 % brighter against an allowance of 12.6 % over 21 s. The blank
+/// levels were held to a light they were not read in, and the 6 mm spot's noiseless looks took
+/// 17 squares for marks over that world's rows.
+const BRACKET_SPAN: Duration = Duration::from_secs(8);
+
+/// The square a read crossed first, read held still along the way (see [`BRACKET_SPAN`]): its
+/// readings and when they were taken.
+type StillRead = (Vec<u8>, Duration);
+
+/// A read of the squares, bracketed along the way where it ran long.
+pub(super) struct BracketedRead {
+    pub rows: Vec<SweptRow>,
+    along_the_way: Vec<StillRead>,
+}
 
 /// The square `rows` crossed first, its window's centre (in degrees of the columns axis, in
 /// the spot's frame) and its readings in that window.
@@ -120,12 +154,12 @@ impl Gantry {
         &mut self,
         cells: &[crate::game::Cell],
         speed: u32,
-        mut rows: Vec<SweptRow>,
+        mut read: BracketedRead,
         bracketed: Bracketed,
     ) -> Result<(Vec<SweptRow>, bool)> {
         for again in 0..=BRACKETED_READS_AGAIN {
-            let Some(moved) = self.light_moved_during(&rows, bracketed)? else {
-                return Ok((rows, true));
+            let Some(moved) = self.light_moved_during(&read, bracketed)? else {
+                return Ok((read.rows, true));
             };
             if again == BRACKETED_READS_AGAIN {
                 log::warn!(
@@ -142,31 +176,74 @@ impl Gantry {
                 bracketed.name(),
                 moved * 100.0
             );
-            rows = self.sweep_rows(cells, speed, &[0])?;
+            read = self.sweep_bracketed(cells, speed)?;
         }
-        Ok((rows, false))
+        Ok((read.rows, false))
     }
 
-    /// Holds the sensor still over the square `rows` crossed first and says how far the light
-    /// there moved since, as a share, when past [`BRACKET_SIGMAS`]. After the blank read's
-    /// second read, sets whether the sensor is quiet from the still readings.
-    fn light_moved_during(
+    /// Sweeps `cells` at `speed`, as [`Gantry::sweep_rows`], holding the sensor still over
+    /// the square crossed first between two sweeps whenever the next would end past
+    /// [`BRACKET_SPAN`] from the last time that square was read.
+    pub(super) fn sweep_bracketed(
         &mut self,
-        rows: &[SweptRow],
-        bracketed: Bracketed,
-    ) -> Result<Option<f64>> {
-        let Some((cell, centre_deg, swept)) = first_crossed(rows) else {
-            if bracketed == Bracketed::SecondRead {
-                self.quiet_sensor = self.reads_quiet_when_still()?.0;
+        cells: &[crate::game::Cell],
+        speed: u32,
+    ) -> Result<BracketedRead> {
+        let mut along_the_way: Vec<StillRead> = Vec::new();
+        let rows = self.sweep_rows_pausing(cells, speed, &[0], &mut |g, so_far| {
+            let (Some((cell, centre_deg, swept)), Some((_, last))) =
+                (first_crossed(so_far), so_far.last())
+            else {
+                return Ok(());
+            };
+            let read_last = along_the_way
+                .last()
+                .map_or(swept[swept.len() / 2].time, |(_, at)| *at);
+            let next_sweep = match (last.first(), last.last()) {
+                (Some(first), Some(end)) => end.time.saturating_sub(first.time),
+                _ => Duration::ZERO,
+            };
+            if g.clock().now().saturating_sub(read_last) + next_sweep <= BRACKET_SPAN {
+                return Ok(());
             }
-            return Ok(None);
-        };
+            g.hold_over(cell, centre_deg)?;
+            along_the_way.push(g.read_held_still(CHECK_STILL_READINGS)?);
+            Ok(())
+        })?;
+        Ok(BracketedRead {
+            rows,
+            along_the_way,
+        })
+    }
+
+    /// Moves the sensor over `cell`'s centre line at `centre_deg` of the columns axis (in the
+    /// spot's frame).
+    fn hold_over(&mut self, cell: crate::game::Cell, centre_deg: i32) -> Result<()> {
         let offset = self.config.sensing.sensor_offset_deg;
         let rows_deg = self.config.board.cell_centre(cell).rows;
         self.move_to(AxisPoint::new(
             centre_deg + offset.columns,
             rows_deg + offset.rows,
-        ))?;
+        ))
+    }
+
+    /// Holds the sensor still over the square `read` crossed first and says how far the light
+    /// there moved, as a share, when past [`BRACKET_SIGMAS`] over any stretch of the read: from
+    /// its crossing to the first still read along the way, from each to the next, and from the
+    /// last to this one. After the blank read's second read, sets whether the sensor is quiet
+    /// from the still readings.
+    fn light_moved_during(
+        &mut self,
+        read: &BracketedRead,
+        bracketed: Bracketed,
+    ) -> Result<Option<f64>> {
+        let Some((cell, centre_deg, swept)) = first_crossed(&read.rows) else {
+            if bracketed == Bracketed::SecondRead {
+                self.quiet_sensor = self.reads_quiet_when_still()?.0;
+            }
+            return Ok(None);
+        };
+        self.hold_over(cell, centre_deg)?;
         let (still, still_at) = match bracketed {
             Bracketed::SheetCheck => self.read_held_still(CHECK_STILL_READINGS)?,
             Bracketed::SecondRead => {
@@ -176,34 +253,55 @@ impl Gantry {
             }
         };
         let period = self.read_period();
-        // The sensor's noise, for both means, from the still readings: they all fall on one
-        // spot of paper.
+        // The sensor's noise, for every mean, from the last still readings: they all fall on
+        // one spot of paper.
         let still_values: Vec<f64> = still.iter().map(|&p| f64::from(p)).collect();
-        let (now, noise) = mean_and_spread(&still_values);
-        let then = swept.iter().map(|s| f64::from(s.percent)).sum::<f64>() / swept.len() as f64;
-        if then < 1.0 {
-            return Ok(None);
-        }
-        let fresh_then = swept.len() as f64 / readings_per_measurement(&swept, period);
-        let fresh_now = self.fresh_of_held_still(still.len());
-        let moved = now / then - 1.0;
-        let error = noise * (1.0 / fresh_then.max(1.0) + 1.0 / fresh_now).sqrt() / then;
-        let between = still_at
-            .saturating_sub(swept[swept.len() / 2].time)
-            .as_secs_f64();
-        let drift = DRIFT_PER_S * between;
-        log::info!(
-            "the light over {} at the end of {}: {:+.1} % from when the read crossed it ({:.1} \
-             s before; noise allows {:.1} %, a drift {:.1} %)",
-            self.square_name(cell),
-            bracketed.name(),
-            moved * 100.0,
-            between,
-            BRACKET_SIGMAS * error * 100.0,
-            drift * 100.0
+        let noise = mean_and_spread(&still_values).1;
+        let mean = |values: &[u8]| {
+            values.iter().map(|&v| f64::from(v)).sum::<f64>() / values.len().max(1) as f64
+        };
+        let swept_values: Vec<u8> = swept.iter().map(|s| s.percent).collect();
+        // Each reading of the square: its mean, when, and how many fresh measurements it holds.
+        let crossed = (
+            mean(&swept_values),
+            swept[swept.len() / 2].time,
+            swept.len() as f64 / readings_per_measurement(&swept, period),
         );
-        let past = one_light_within(error, BRACKET_SIGMAS, between);
-        Ok((moved.abs() > past).then_some(moved))
+        let held =
+            |(values, at): &StillRead| (mean(values), *at, self.fresh_of_held_still(values.len()));
+        let readings: Vec<(f64, Duration, f64)> = std::iter::once(crossed)
+            .chain(read.along_the_way.iter().map(held))
+            .chain(std::iter::once(held(&(still, still_at))))
+            .collect();
+        let stretches = readings.len() - 1;
+        for (stretch, pair) in readings.windows(2).enumerate() {
+            let ((then, then_at, fresh_then), (now, now_at, fresh_now)) = (pair[0], pair[1]);
+            if then < 1.0 {
+                continue;
+            }
+            let moved = now / then - 1.0;
+            let error = noise * (1.0 / fresh_then.max(1.0) + 1.0 / fresh_now).sqrt() / then;
+            let between = now_at.saturating_sub(then_at).as_secs_f64();
+            let which = if stretches == 1 {
+                String::new()
+            } else {
+                format!(", stretch {} of {stretches}", stretch + 1)
+            };
+            log::info!(
+                "the light over {} during {}{which}: {:+.1} % over {:.1} s (noise allows \
+                 {:.1} %, a drift {:.1} %)",
+                self.square_name(cell),
+                bracketed.name(),
+                moved * 100.0,
+                between,
+                BRACKET_SIGMAS * error * 100.0,
+                DRIFT_PER_S * between * 100.0
+            );
+            if moved.abs() > one_light_within(error, BRACKET_SIGMAS, between) {
+                return Ok(Some(moved));
+            }
+        }
+        Ok(None)
     }
 
     /// `paper` (the blank read's first levels) held against `second`, a read of the same

@@ -55,6 +55,19 @@ impl Gantry {
         speed_deg_per_s: u32,
         rows_offsets_deg: &[i32],
     ) -> Result<Vec<SweptRow>> {
+        self.sweep_rows_pausing(cells, speed_deg_per_s, rows_offsets_deg, &mut |_, _| Ok(()))
+    }
+
+    /// As [`Gantry::sweep_rows`], handing the gantry and the sweeps so far to `between` after
+    /// each sweep but the last: it may move the carriage (the next sweep starts from wherever
+    /// it is left).
+    pub(super) fn sweep_rows_pausing(
+        &mut self,
+        cells: &[Cell],
+        speed_deg_per_s: u32,
+        rows_offsets_deg: &[i32],
+        between: &mut dyn FnMut(&mut Gantry, &[SweptRow]) -> Result<()>,
+    ) -> Result<Vec<SweptRow>> {
         self.guarded(|g| {
             g.move_pen(0)?;
             let offset = g.config.sensing.sensor_offset_deg;
@@ -65,12 +78,16 @@ impl Gantry {
             // window keeps only readings that were inside it whenever they were measured.
             let lag = g.reading_lag_deg(speed_deg_per_s).ceil() as i32;
             let mut out = Vec::new();
+            let sweeps = plan.len();
             for mut sweep in plan {
                 let samples = g.sweep(&sweep, speed_deg_per_s)?;
                 for (_, window) in &mut sweep.squares {
                     *window = window.start() + lag..=window.end() - lag;
                 }
                 out.push((sweep, samples));
+                if out.len() < sweeps {
+                    between(g, &out)?;
+                }
             }
             // The sensor may be slower now than it was (a busy CPU): time it again, on all of
             // this look's rows together, as one row's few dozen readings leave the period
