@@ -154,8 +154,8 @@ impl Gantry {
         self.sheet_read = None;
         let fast = self.first_look_speed();
         let read = self.sweep_bracketed(&cells, fast)?;
-        let (rows, light_held) =
-            self.read_in_one_light(&cells, fast, read, Bracketed::SheetCheck)?;
+        let checked = self.read_in_one_light(&cells, fast, read, Bracketed::SheetCheck)?;
+        let (rows, light_held) = (checked.rows, checked.held);
         let squares: Vec<(Cell, Vec<u8>)> = by_square(&rows)
             .into_iter()
             .map(|(cell, samples)| (cell, samples.iter().map(|s| s.percent).collect()))
@@ -316,12 +316,12 @@ impl Gantry {
             }
             self.swept_grid_lines = self.lines_in_sweeps(&second.rows);
         }
-        let second = if grid_drawn {
-            self.read_in_one_light(&cells, paced, second, Bracketed::SecondRead)?
-                .0
+        let (second, drift) = if grid_drawn {
+            let read = self.read_in_one_light(&cells, paced, second, Bracketed::SecondRead)?;
+            (read.rows, read.drift)
         } else {
             self.quiet_sensor = self.reads_quiet_when_still()?.0;
-            second.rows
+            (second.rows, None)
         };
         let second_squares = self.each_square(&second)?;
         // One noise for both reads' squares: the sensor's.
@@ -356,7 +356,7 @@ impl Gantry {
                 });
             }
         }
-        self.blank_in_one_light(BlankPaper { size, squares }, second)
+        self.blank_in_one_light(BlankPaper { size, squares }, second, drift)
     }
 
     /// Times the sensor on `rows`, a read of the squares, with `noise`, the noise their paper

@@ -94,6 +94,83 @@ pub(super) struct BracketedRead {
     along_the_way: Vec<StillRead>,
 }
 
+/// A read of the squares in one light, as [`Gantry::read_in_one_light`] leaves it.
+pub(super) struct InOneLight {
+    pub rows: Vec<SweptRow>,
+    /// Whether the light held: false when it moved past noise and a drift on every read.
+    pub held: bool,
+    /// How the light drifted while the squares were read, where the read was bracketed along
+    /// the way and the still reads show a drift past their noise.
+    pub drift: Option<DriftDuringRead>,
+}
+
+/// The light's drift while a long read went on, as the still reads over its first square
+/// measured it (one spot of paper, read along the way and at the end): a share of the light
+/// a second, from the last of them.
+///
+/// Why: a read snakes along the rows, so within a row a drift runs one way across the
+/// columns and the other way in the next, which the plane the two blank reads are held to
+/// cannot follow, and the levels keep it. Traced (the harsh room, its lamp switched on during
+/// the second read of the 6 mm spot read every 20 ms with no noise, seed 7; an O by ballpoint):
+/// the read again took 19 s while the drift took 10 % off the light, its squares lay up to
+/// 1.7 % either side of the plane, and two of the world's nine O's were missed and its boards
+/// read again twice. Its still reads measured the drift at -0.49 % a second, give or take
+/// 0.02; with each square's ratio brought to the light of the last still read, all nine O's
+/// were seen and no board was read again. A room's drift is the same over the whole sheet (a
+/// cloud, the LED warming, the battery): one spot measures it for every square.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct DriftDuringRead {
+    at: Duration,
+    per_second: f64,
+}
+
+impl DriftDuringRead {
+    /// The drift through `still` readings of one spot (each its mean, when, and how many fresh
+    /// measurements it holds), each mean off by the sensor's `noise` over the root of its
+    /// fresh measurements: the least-squares line through them, when its slope stands past
+    /// [`BRACKET_SIGMAS`] of its error. `None` from fewer than two.
+    fn through(still: &[(f64, Duration, f64)], noise: f64) -> Option<DriftDuringRead> {
+        let (_, at, _) = *still.last()?;
+        if still.len() < 2 {
+            return None;
+        }
+        let n = still.len() as f64;
+        let seconds: Vec<f64> = still
+            .iter()
+            .map(|(_, t, _)| t.as_secs_f64() - at.as_secs_f64())
+            .collect();
+        let mean_t = seconds.iter().sum::<f64>() / n;
+        let mean_v = still.iter().map(|(v, _, _)| v).sum::<f64>() / n;
+        let spread: f64 = seconds.iter().map(|t| (t - mean_t).powi(2)).sum();
+        if spread <= f64::EPSILON {
+            return None;
+        }
+        let slope = seconds
+            .iter()
+            .zip(still)
+            .map(|(t, (v, _, _))| (t - mean_t) * (v - mean_v))
+            .sum::<f64>()
+            / spread;
+        let level = mean_v - slope * mean_t;
+        if level < 1.0 {
+            return None;
+        }
+        let fewest = still
+            .iter()
+            .map(|(_, _, f)| *f)
+            .fold(f64::INFINITY, f64::min);
+        let error = noise / fewest.max(1.0).sqrt() / spread.sqrt() / level;
+        let per_second = slope / level;
+        (per_second.abs() > BRACKET_SIGMAS * error).then_some(DriftDuringRead { at, per_second })
+    }
+
+    /// `ratio`, read at `read_at`, as it would have read in the light of the drift's moment.
+    fn undo(&self, ratio: &mut PaperRatio) {
+        let seconds = ratio.read_at.as_secs_f64() - self.at.as_secs_f64();
+        ratio.ratio /= (1.0 + self.per_second * seconds).max(0.1);
+    }
+}
+
 /// The square `rows` crossed first, its window's centre (in degrees of the columns axis, in
 /// the spot's frame) and its readings in that window.
 fn first_crossed(rows: &[SweptRow]) -> Option<(crate::game::Cell, i32, Vec<Sample>)> {
@@ -156,10 +233,15 @@ impl Gantry {
         speed: u32,
         mut read: BracketedRead,
         bracketed: Bracketed,
-    ) -> Result<(Vec<SweptRow>, bool)> {
+    ) -> Result<InOneLight> {
         for again in 0..=BRACKETED_READS_AGAIN {
-            let Some(moved) = self.light_moved_during(&read, bracketed)? else {
-                return Ok((read.rows, true));
+            let (moved, drift) = self.light_moved_during(&read, bracketed)?;
+            let Some(moved) = moved else {
+                return Ok(InOneLight {
+                    rows: read.rows,
+                    held: true,
+                    drift,
+                });
             };
             if again == BRACKETED_READS_AGAIN {
                 log::warn!(
@@ -178,7 +260,11 @@ impl Gantry {
             );
             read = self.sweep_bracketed(cells, speed)?;
         }
-        Ok((read.rows, false))
+        Ok(InOneLight {
+            rows: read.rows,
+            held: false,
+            drift: None,
+        })
     }
 
     /// Sweeps `cells` at `speed`, as [`Gantry::sweep_rows`], holding the sensor still over
@@ -230,18 +316,18 @@ impl Gantry {
     /// Holds the sensor still over the square `read` crossed first and says how far the light
     /// there moved, as a share, when past [`BRACKET_SIGMAS`] over any stretch of the read: from
     /// its crossing to the first still read along the way, from each to the next, and from the
-    /// last to this one. After the blank read's second read, sets whether the sensor is quiet
-    /// from the still readings.
+    /// last to this one; and the drift the still reads show, if any. After the blank read's
+    /// second read, sets whether the sensor is quiet from the still readings.
     fn light_moved_during(
         &mut self,
         read: &BracketedRead,
         bracketed: Bracketed,
-    ) -> Result<Option<f64>> {
+    ) -> Result<(Option<f64>, Option<DriftDuringRead>)> {
         let Some((cell, centre_deg, swept)) = first_crossed(&read.rows) else {
             if bracketed == Bracketed::SecondRead {
                 self.quiet_sensor = self.reads_quiet_when_still()?.0;
             }
-            return Ok(None);
+            return Ok((None, None));
         };
         self.hold_over(cell, centre_deg)?;
         let (still, still_at) = match bracketed {
@@ -298,10 +384,12 @@ impl Gantry {
                 DRIFT_PER_S * between * 100.0
             );
             if moved.abs() > one_light_within(error, BRACKET_SIGMAS, between) {
-                return Ok(Some(moved));
+                return Ok((Some(moved), None));
             }
         }
-        Ok(None)
+        // The crossing's mean is left out of the drift: it is of the window swept, the still
+        // reads of one spot in it, and the paper's grain between them is no drift.
+        Ok((None, DriftDuringRead::through(&readings[1..], noise)))
     }
 
     /// `paper` (the blank read's first levels) held against `second`, a read of the same
@@ -311,6 +399,7 @@ impl Gantry {
         &mut self,
         paper: BlankPaper,
         second: Vec<SweptRow>,
+        drift: Option<DriftDuringRead>,
     ) -> Result<BlankPaper> {
         let cells = self.all_squares();
         let fast = self.first_look_speed();
@@ -321,7 +410,12 @@ impl Gantry {
                 rows = self.sweep_rows(&cells, fast, &[0])?;
             }
             let period = self.read_period();
-            let ratios = paper_ratios(&kept, &rows, &cells, period);
+            let mut ratios = paper_ratios(&kept, &rows, &cells, period);
+            // The second read, where it was long and the light drifted, in the light of one
+            // moment (see `DriftDuringRead`); the reads after it are fast.
+            if let (2, Some(drift)) = (read, drift) {
+                ratios.iter_mut().for_each(|ratio| drift.undo(ratio));
+            }
             let scatter = match PaperLight::one_light(kept.size, &ratios) {
                 Ok(factors) => return Ok(both_reads(kept, &rows, &ratios, &factors, period)),
                 Err(scatter) => scatter,
@@ -391,4 +485,55 @@ fn both_reads(
         square.readings += (std::f64::consts::FRAC_PI_2 * fresh) as usize;
     }
     BlankPaper { squares, ..first }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Cell;
+
+    /// Three still reads of one spot, seven seconds apart, each the mean of twelve fresh
+    /// readings: `values`.
+    fn still_reads(values: [f64; 3]) -> Vec<(f64, Duration, f64)> {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, Duration::from_secs(20 + 7 * i as u64), 12.0))
+            .collect()
+    }
+
+    fn ratio_read_at(seconds: u64) -> PaperRatio {
+        PaperRatio {
+            cell: Cell { row: 0, col: 0 },
+            ratio: 1.0,
+            error: 0.01,
+            read_at: Duration::from_secs(seconds),
+        }
+    }
+
+    #[test]
+    fn a_drift_the_still_reads_show_past_their_noise_brings_each_square_to_the_last_ones_light() {
+        // The light falling half a percent a second, a quiet sensor (its rounding alone).
+        let drift = DriftDuringRead::through(&still_reads([77.0, 74.3, 71.6]), 0.29).unwrap();
+        let mut early = ratio_read_at(20);
+        drift.undo(&mut early);
+        // Read 14 s before the last still read, in light 7.5 % brighter than then.
+        assert!((early.ratio - 1.0 / 1.075).abs() < 0.002, "{}", early.ratio);
+        let mut last = ratio_read_at(34);
+        drift.undo(&mut last);
+        assert!((last.ratio - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn still_reads_within_their_noise_or_a_single_one_show_no_drift() {
+        // A noisy sensor (4 % of 70 about its mean): a percent in 14 s is its noise.
+        assert_eq!(
+            DriftDuringRead::through(&still_reads([70.0, 70.5, 70.7]), 2.8),
+            None
+        );
+        assert_eq!(
+            DriftDuringRead::through(&still_reads([77.0, 74.3, 71.6])[2..], 0.29),
+            None
+        );
+    }
 }
