@@ -88,6 +88,15 @@ const BRACKET_SPAN: Duration = Duration::from_secs(8);
 /// readings and when they were taken.
 type StillRead = (Vec<u8>, Duration);
 
+/// One reading of the square a read crossed first, as a bracket compares it with the next:
+/// the mean of its readings, when they were taken, and how many fresh measurements they hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SquareReading {
+    mean: f64,
+    at: Duration,
+    fresh: f64,
+}
+
 /// A read of the squares, bracketed along the way where it ran long.
 pub(super) struct BracketedRead {
     pub rows: Vec<SweptRow>,
@@ -125,22 +134,21 @@ pub(super) struct DriftDuringRead {
 }
 
 impl DriftDuringRead {
-    /// The drift through `still` readings of one spot (each its mean, when, and how many fresh
-    /// measurements it holds), each mean off by the sensor's `noise` over the root of its
-    /// fresh measurements: the least-squares line through them, when its slope stands past
-    /// [`BRACKET_SIGMAS`] of its error. `None` from fewer than two.
-    fn through(still: &[(f64, Duration, f64)], noise: f64) -> Option<DriftDuringRead> {
-        let (_, at, _) = *still.last()?;
+    /// The drift through `still` readings of one spot, each mean off by the sensor's `noise`
+    /// over the root of its fresh measurements: the least-squares line through them, when its
+    /// slope stands past [`BRACKET_SIGMAS`] of its error. `None` from fewer than two.
+    fn through(still: &[SquareReading], noise: f64) -> Option<DriftDuringRead> {
+        let at = still.last()?.at;
         if still.len() < 2 {
             return None;
         }
         let n = still.len() as f64;
         let seconds: Vec<f64> = still
             .iter()
-            .map(|(_, t, _)| t.as_secs_f64() - at.as_secs_f64())
+            .map(|reading| reading.at.as_secs_f64() - at.as_secs_f64())
             .collect();
         let mean_t = seconds.iter().sum::<f64>() / n;
-        let mean_v = still.iter().map(|(v, _, _)| v).sum::<f64>() / n;
+        let mean_v = still.iter().map(|reading| reading.mean).sum::<f64>() / n;
         let spread: f64 = seconds.iter().map(|t| (t - mean_t).powi(2)).sum();
         if spread <= f64::EPSILON {
             return None;
@@ -148,7 +156,7 @@ impl DriftDuringRead {
         let slope = seconds
             .iter()
             .zip(still)
-            .map(|(t, (v, _, _))| (t - mean_t) * (v - mean_v))
+            .map(|(t, reading)| (t - mean_t) * (reading.mean - mean_v))
             .sum::<f64>()
             / spread;
         let level = mean_v - slope * mean_t;
@@ -157,7 +165,7 @@ impl DriftDuringRead {
         }
         let fewest = still
             .iter()
-            .map(|(_, _, f)| *f)
+            .map(|reading| reading.fresh)
             .fold(f64::INFINITY, f64::min);
         let error = noise / fewest.max(1.0).sqrt() / spread.sqrt() / level;
         let per_second = slope / level;
@@ -214,7 +222,8 @@ impl Bracketed {
     }
 }
 
-/// Still readings at the sheet's check's end. The bracket's error is mostly the check's own:
+/// Still readings at the sheet's check's end, and at each still read along the way of a long
+/// read (see [`BRACKET_SPAN`]). The bracket's error is mostly the check's own:
 /// it crosses a square at the first look's pace, six fresh readings
 /// ([`super::WINDOW_READINGS`]). Twelve still readings widen it by an eighth against the
 /// 32 of the quiet sensor's test (the square root of 1/6 + 1/12 against 1/6 + 1/32), for 0.4 s
@@ -347,27 +356,29 @@ impl Gantry {
             values.iter().map(|&v| f64::from(v)).sum::<f64>() / values.len().max(1) as f64
         };
         let swept_values: Vec<u8> = swept.iter().map(|s| s.percent).collect();
-        // Each reading of the square: its mean, when, and how many fresh measurements it holds.
-        let crossed = (
-            mean(&swept_values),
-            swept[swept.len() / 2].time,
-            swept.len() as f64 / readings_per_measurement(&swept, period),
-        );
-        let held =
-            |(values, at): &StillRead| (mean(values), *at, self.fresh_of_held_still(values.len()));
-        let readings: Vec<(f64, Duration, f64)> = std::iter::once(crossed)
+        let crossed = SquareReading {
+            mean: mean(&swept_values),
+            at: swept[swept.len() / 2].time,
+            fresh: swept.len() as f64 / readings_per_measurement(&swept, period),
+        };
+        let held = |(values, at): &StillRead| SquareReading {
+            mean: mean(values),
+            at: *at,
+            fresh: self.fresh_of_held_still(values.len()),
+        };
+        let readings: Vec<SquareReading> = std::iter::once(crossed)
             .chain(read.along_the_way.iter().map(held))
             .chain(std::iter::once(held(&(still, still_at))))
             .collect();
         let stretches = readings.len() - 1;
         for (stretch, pair) in readings.windows(2).enumerate() {
-            let ((then, then_at, fresh_then), (now, now_at, fresh_now)) = (pair[0], pair[1]);
-            if then < 1.0 {
+            let (then, now) = (pair[0], pair[1]);
+            if then.mean < 1.0 {
                 continue;
             }
-            let moved = now / then - 1.0;
-            let error = noise * (1.0 / fresh_then.max(1.0) + 1.0 / fresh_now).sqrt() / then;
-            let between = now_at.saturating_sub(then_at).as_secs_f64();
+            let moved = now.mean / then.mean - 1.0;
+            let error = noise * (1.0 / then.fresh.max(1.0) + 1.0 / now.fresh).sqrt() / then.mean;
+            let between = now.at.saturating_sub(then.at).as_secs_f64();
             let which = if stretches == 1 {
                 String::new()
             } else {
@@ -494,11 +505,15 @@ mod tests {
 
     /// Three still reads of one spot, seven seconds apart, each the mean of twelve fresh
     /// readings: `values`.
-    fn still_reads(values: [f64; 3]) -> Vec<(f64, Duration, f64)> {
+    fn still_reads(values: [f64; 3]) -> Vec<SquareReading> {
         values
             .iter()
             .enumerate()
-            .map(|(i, &v)| (v, Duration::from_secs(20 + 7 * i as u64), 12.0))
+            .map(|(i, &mean)| SquareReading {
+                mean,
+                at: Duration::from_secs(20 + 7 * i as u64),
+                fresh: 12.0,
+            })
             .collect()
     }
 
