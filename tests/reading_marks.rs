@@ -43,6 +43,18 @@ fn failures(rows: &[Row], misses: bool) -> Vec<String> {
         .collect()
 }
 
+/// Reading with `pen` under a `spot_mm` spot at `noise_percent`, every `sample_ms`, in the
+/// harsh room (the tests that move its lamp change that room).
+fn in_the_harsh_room(pen: Pen, spot_mm: f64, noise_percent: f64, sample_ms: u64) -> Condition {
+    Condition {
+        pen,
+        spot_mm,
+        noise_percent,
+        sample_ms,
+        room: Room::Harsh,
+    }
+}
+
 /// The pen of the physical ranges whose name begins with `name`.
 fn pen_named(name: &str) -> Pen {
     *PENS
@@ -343,13 +355,7 @@ fn a_slope_along_the_rows_fitted_over_squares_read_at_two_moments_makes_no_mark(
     // kept in the lower rows, one of them 4 % bright by noise: the light over both sloped
     // 2.8 % a row, and against it the blank bottom left square, read again with the top
     // rows, read 8 % dark and was taken for a mark. Such a lone mark is now looked at again.
-    let condition = Condition {
-        pen: pen_named("pencil"),
-        spot_mm: 9.0,
-        noise_percent: 4.0,
-        sample_ms: 5,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(pen_named("pencil"), 9.0, 4.0, 5);
     let row = read_everywhere(HandMark::SmallRingOffCentre, condition, 11).unwrap();
     assert!(row.voided.is_empty(), "{:?}", row.voided);
     assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
@@ -401,13 +407,7 @@ fn a_lamp_by_the_rows_far_end_leaves_no_dim_row_marked_by_the_look_off_centre() 
     // rows only and too unsure of its paper to find that slope past its errors, judged them
     // in their mean light, and the dot's two lines in the top middle square read 7 and 8 %
     // dark against it: a mark. The read's later looks now hold the first look's slope.
-    let condition = Condition {
-        pen: PENS[0],
-        spot_mm: 6.0,
-        noise_percent: 4.0,
-        sample_ms: 10,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(PENS[0], 6.0, 4.0, 10);
     lamp_takes_nothing(20.0, SheetAxis::Rows, HandMark::Dot, condition, 8);
 }
 
@@ -421,13 +421,7 @@ fn a_lamp_by_the_rows_far_end_leaves_the_dim_rows_one_paper_square_paper_on_a_re
     // second mark, and then judged in the two lower rows' light it read 6 % dark. Two new
     // marks twice: the game was void. A square two squares from the rest may lie twice as
     // far under them in a lamp's light.
-    let condition = Condition {
-        pen: pen_named("ballpoint"),
-        spot_mm: 9.0,
-        noise_percent: 2.0,
-        sample_ms: 20,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(pen_named("ballpoint"), 9.0, 2.0, 20);
     lamp_takes_nothing(
         30.0,
         SheetAxis::Rows,
@@ -446,13 +440,7 @@ fn a_lamp_switched_on_just_after_the_look_off_centre_read_its_first_square_makes
     // not show the step; the lamp's dim top row passed for the light stepping down, and the
     // square, 11.5 % under the light before that step, was taken for a mark. A look's first
     // square is now looked at again when the light changed since the first look or during it.
-    let condition = Condition {
-        pen: PENS[0],
-        spot_mm: 12.0,
-        noise_percent: 2.0,
-        sample_ms: 20,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(PENS[0], 12.0, 2.0, 20);
     lamp_takes_nothing(40.0, SheetAxis::Rows, HandMark::Cross, condition, 14);
 }
 
@@ -466,13 +454,7 @@ fn a_lamp_switched_on_during_a_long_read_of_the_blank_paper_has_it_read_again() 
     // make over 21 s: the blank levels were held to a light they were not read in, and the
     // top left square, on the lamp's dim side, read 7 to 9 % dark and was taken for a mark on
     // two boards. A long read is now held still along the way, each stretch within 8 s.
-    let condition = Condition {
-        pen: PENS[0],
-        spot_mm: 6.0,
-        noise_percent: 0.0,
-        sample_ms: 20,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(PENS[0], 6.0, 0.0, 20);
     lamp_takes_nothing(30.0, SheetAxis::Columns, HandMark::Dot, condition, 11);
 }
 
@@ -484,13 +466,7 @@ fn a_long_read_of_the_blank_paper_in_a_steep_drift_is_held_to_one_moments_light(
     // rows, its squares lay up to 1.7 % either side of the plane the two reads are held to,
     // and the levels kept it: two O's were missed and two boards read again. The still reads
     // along the way measured the drift, and each square is now brought to one moment's light.
-    let condition = Condition {
-        pen: pen_named("ballpoint"),
-        spot_mm: 6.0,
-        noise_percent: 0.0,
-        sample_ms: 20,
-        room: Room::Harsh,
-    };
+    let condition = in_the_harsh_room(pen_named("ballpoint"), 6.0, 0.0, 20);
     let row = read_everywhere(HandMark::Ring, condition, 7).unwrap();
     assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
     assert_eq!(row.seen, 9, "{}", row.evidence.join("\n"));

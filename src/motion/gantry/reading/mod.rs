@@ -189,22 +189,22 @@ impl Gantry {
         Ok((NewMarks::from_readings(&readings), readings, own_checks))
     }
 
-    /// The one new mark a look over the `empty` squares (its `sweeps`, taking `took`)
-    /// found where the light changed along its rows faster than a drift
-    /// ([`PaperLight::changed_along_the_rows`]), stepped across it, or may have stepped with
-    /// it, the squares read with it as dark ([`PaperLight::step_may_explain`]), or just after
-    /// it, the look's first square (the one whose readings ended first) where the light moved
-    /// since the first look (`light_moved`) or stepped during this one. A square read just before a lamp came on, judged against
-    /// light measured mostly after, reads as dark as ink. Traced in the harsh room with the
-    /// lamp switched on 40 s in (12 mm spot, a noiseless sensor every 10 ms): the look off
-    /// centre read the middle left square 0.15 s before the lamp came on, and against a slope
-    /// of 5 % a row through the others it read 6 and 7 % dark on both its lines, a mark. And
-    /// one square alone before a step cannot show the step: in the lamp sweep (seed 14, the
-    /// lamp by the rows' far end on 40 s in, the 12 mm spot at 2 % noise, every 20 ms), the
-    /// look off centre read the bottom left square a moment before the lamp came on and every
-    /// other square after. Left out as the likely mark, it could not show the step; the lamp's
-    /// dim top row passed for the light stepping down, and the square, 11.5 % under the light
-    /// before that, was taken for a mark.
+    /// The one new mark a look over the `empty` squares (its `sweeps`, taking `took`) found where
+    /// the light changed along its rows faster than a drift
+    /// ([`PaperLight::changed_along_the_rows`]), stepped across it, or may have stepped with it,
+    /// the squares read with it as dark ([`PaperLight::step_may_explain`]), or just after it, the
+    /// look's first square (the one whose readings ended first) where the light moved since the
+    /// first look (`light_moved`) or stepped during this one. A square read just before a lamp came
+    /// on, judged against light measured mostly after, reads as dark as ink. Traced in the harsh
+    /// room with the lamp switched on 40 s in (12 mm spot, a noiseless sensor every 10 ms): the
+    /// look off centre read the middle left square 0.15 s before the lamp came on, and against a
+    /// slope of 5 % a row through the others it read 6 and 7 % dark on both its lines, a mark. And
+    /// one square alone before a step cannot show the step: in the lamp sweep (seed 14, the lamp by
+    /// the rows' far end on 40 s in, the 12 mm spot at 2 % noise, every 20 ms), the look off centre
+    /// read the bottom left square a moment before the lamp came on and every other square after.
+    /// Left out as the likely mark, it could not show the step; the lamp's dim top row passed for
+    /// the light stepping down, and the square, 11.5 % under the light before that, was taken for a
+    /// mark.
     fn marked_as_the_light_changed(
         &self,
         readings: &[SquareReading],
