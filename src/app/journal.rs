@@ -36,6 +36,9 @@ pub struct GameJournal {
     pub moves: Vec<Cell>,
     /// Each square's blank paper (level, noise) in percent, row by row.
     blank: Vec<(f64, f64)>,
+    /// Squares whose paper holds ink that is no one's move (see [`BlankPaper::stray_ink`]).
+    #[serde(default)]
+    stray_ink: Vec<Cell>,
 }
 
 impl GameJournal {
@@ -46,10 +49,19 @@ impl GameJournal {
             human,
             moves: Vec::new(),
             blank: blank.squares.iter().map(|s| (s.level, s.noise)).collect(),
+            stray_ink: blank.stray_ink.clone(),
         }
     }
 
-    /// The blank paper as it was read before the first move.
+    /// Keeps `blank` as the game's blank paper: a square the person said holds no mark of
+    /// theirs is taken as paper as it read then (see [`BlankPaper::take_as_paper`]).
+    pub fn keep_blank(&mut self, blank: &BlankPaper) {
+        self.blank = blank.squares.iter().map(|s| (s.level, s.noise)).collect();
+        self.stray_ink = blank.stray_ink.clone();
+    }
+
+    /// The blank paper as it was read before the first move, with any square taken as paper
+    /// since.
     pub fn blank(&self) -> Option<BlankPaper> {
         let squares: Vec<BlankSquare> = self
             .blank
@@ -64,7 +76,9 @@ impl GameJournal {
             })
             .collect();
         let size = (1..=crate::game::MAX_SIZE).find(|n| n * n == squares.len())?;
-        BlankPaper::new(size, squares)
+        let mut blank = BlankPaper::new(size, squares)?;
+        blank.stray_ink = self.stray_ink.clone();
+        Some(blank)
     }
 
     /// The mark each move put down, in order.
@@ -129,5 +143,44 @@ impl JournalFile {
                 log::warn!("cannot remove {}: {error}", self.path.display());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paper() -> BlankPaper {
+        let square = BlankSquare {
+            level: 80.0,
+            noise: 1.0,
+            readings: 12,
+            light_share: 0.0,
+        };
+        BlankPaper::new(3, vec![square; 9]).unwrap()
+    }
+
+    #[test]
+    fn a_square_taken_as_paper_mid_game_is_journalled_with_its_new_level_and_its_ink() {
+        let mut blank = paper();
+        let mut journal = GameJournal::new("hard", Mark::X, &blank);
+        let smudged = Cell { row: 2, col: 0 };
+        blank.take_as_paper(smudged, 0.10);
+        journal.keep_blank(&blank);
+        let text = serde_json::to_string(&journal).unwrap();
+        let back: GameJournal = serde_json::from_str(&text).unwrap();
+        let taken_up = back.blank().unwrap();
+        assert!((taken_up.of(smudged).level - 72.0).abs() < 1e-9);
+        assert_eq!(taken_up.of(Cell { row: 0, col: 0 }).level, 80.0);
+        assert_eq!(taken_up.stray_ink, vec![smudged]);
+    }
+
+    #[test]
+    fn a_journal_written_before_stray_ink_was_kept_loads_with_none() {
+        let journal = GameJournal::new("hard", Mark::X, &paper());
+        let mut value = serde_json::to_value(&journal).unwrap();
+        value.as_object_mut().unwrap().remove("stray_ink");
+        let back: GameJournal = serde_json::from_value(value).unwrap();
+        assert!(back.blank().unwrap().stray_ink.is_empty());
     }
 }

@@ -18,7 +18,7 @@ pub mod session;
 mod settings_page;
 
 use crate::ai::{Difficulty, Engine};
-use crate::game::{Board, Mark};
+use crate::game::{Board, Cell, Mark};
 use crate::hw::{Battery, ButtonPad, Buttons};
 use crate::motion::calibrate::{touch_released, Step, PRESS_POLL};
 use crate::motion::{Axis, Gantry, MotionError, StopRequest};
@@ -52,6 +52,10 @@ pub trait Person {
     /// The program shows the page `title`, a question of the buttons (measure the robot now?
     /// keep this measurement?), and waits for one.
     fn asked(&mut self, _title: &str) {}
+    /// The program saw new marks in `candidates` on two reads and asks which one is the
+    /// person's (left and right: another, centre: this one, up: none of them, down: they drew
+    /// more than one); it offers `offered` now and waits for a button.
+    fn which_is_yours(&mut self, _candidates: &[Cell], _offered: Cell) {}
     /// Calibration has begun `step`; at [`Step::FillIn`] it waits for the mark and the touch
     /// sensor.
     fn calibrating(&mut self, _step: Step) {}

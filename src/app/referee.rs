@@ -63,13 +63,13 @@ impl Program<'_> {
     /// records it apart from the robot's scores and shows the result.
     pub(super) fn referee_on(
         &mut self,
-        blank: BlankPaper,
+        mut blank: BlankPaper,
         mut board: Board,
         mut journal: GameJournal,
         started: Duration,
     ) -> Flow<RefereeReport> {
         let players = Players::TwoPeople;
-        let finish = match self.turns(&players, &blank, &mut board, &mut journal) {
+        let finish = match self.turns(&players, &mut blank, &mut board, &mut journal) {
             Ok(finish) => finish,
             Err(Stop::Idle) => {
                 self.record_two_people(PairResult::Void)?;

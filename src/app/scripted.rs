@@ -30,8 +30,14 @@ pub enum Turn {
     Play,
     /// Presses the touch sensor without drawing anything.
     PressOnly,
-    /// Marks these squares at once.
+    /// Marks these squares at once: asked which is theirs, says more than one.
     Mark(Vec<Cell>),
+    /// Marks `mark`, if any, and leaves ink in `strays` too (a slip of the pen, a smudge, a
+    /// child's scribble): asked which is theirs, says `mark`, or none of them.
+    WithStrays {
+        mark: Option<Cell>,
+        strays: Vec<Cell>,
+    },
 }
 
 /// How long a finger stays on the touch sensor or a button.
@@ -57,6 +63,10 @@ pub struct ScriptedHuman {
     pub think_time: Duration,
     /// A calibration step at whose start the person presses up, to stop it there.
     pub stop_calibration_at: Option<Step>,
+    /// The squares the person drew in as their move on their last turn.
+    moved_in: Vec<Cell>,
+    /// Every question of which new mark is theirs the program asked, with the square it offered.
+    pub asked_which: Vec<(Vec<Cell>, Cell)>,
 }
 
 impl ScriptedHuman {
@@ -77,6 +87,8 @@ impl ScriptedHuman {
             menus_seen: Vec::new(),
             think_time: Duration::ZERO,
             stop_calibration_at: None,
+            moved_in: Vec::new(),
+            asked_which: Vec::new(),
         }
     }
 
@@ -142,15 +154,33 @@ impl Person for ScriptedHuman {
 
     fn your_move(&mut self, board: &Board, mark: Mark) {
         let hand = HandMark::for_mark(mark);
-        let squares = match self.turns.pop_front().unwrap_or(Turn::Play) {
-            Turn::Play => vec![self.pick(board)],
-            Turn::PressOnly => vec![],
-            Turn::Mark(cells) => cells,
+        let (squares, strays) = match self.turns.pop_front().unwrap_or(Turn::Play) {
+            Turn::Play => (vec![self.pick(board)], vec![]),
+            Turn::PressOnly => (vec![], vec![]),
+            Turn::Mark(cells) => (cells, vec![]),
+            Turn::WithStrays { mark, strays } => (mark.into_iter().collect(), strays),
         };
         let mut world = self.sim.world();
-        for cell in squares {
+        for &cell in squares.iter().chain(&strays) {
             human::draw(world.paper_mut(), &self.geometry, cell, hand);
         }
         world.press_touch_after(self.think_time, PRESS);
+        self.moved_in = squares;
+    }
+
+    /// Answers truly: centre at their one square, right until it is offered, up when their
+    /// square (or none, when they drew nothing) is not among those seen, down when they drew in
+    /// more than one.
+    fn which_is_yours(&mut self, candidates: &[Cell], offered: Cell) {
+        self.asked_which.push((candidates.to_vec(), offered));
+        let key = match self.moved_in[..] {
+            [mine] if mine == offered => Key::Centre,
+            [mine] if candidates.contains(&mine) => Key::Right,
+            [] | [_] => Key::Up,
+            _ => Key::Down,
+        };
+        self.sim
+            .world()
+            .press_buttons_after(READ_THE_SCREEN, key.alone(), PRESS);
     }
 }

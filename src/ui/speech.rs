@@ -44,6 +44,15 @@ pub fn not_sure(cells: &[Cell], size: usize) -> String {
     )
 }
 
+/// New marks in `cells`, seen twice: which is the person's?
+pub fn which_is_yours(cells: &[Cell], size: usize) -> String {
+    let names: Vec<String> = cells.iter().map(|&c| square(c, size)).collect();
+    format!(
+        "I see new marks at {}. Which one is yours?",
+        names.join(" and ")
+    )
+}
+
 /// How the game ended.
 pub fn ending(ending: Ending) -> &'static str {
     match ending {
@@ -57,6 +66,15 @@ pub fn ending(ending: Ending) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_question_of_which_new_mark_is_the_person_s_names_each_square_as_people_do() {
+        let cells = [Cell { row: 0, col: 0 }, Cell { row: 1, col: 1 }];
+        assert_eq!(
+            which_is_yours(&cells, 3),
+            "I see new marks at the top left and the centre. Which one is yours?"
+        );
+    }
 
     #[test]
     fn a_square_has_one_spoken_name_on_three_by_three_and_a_number_on_bigger_boards() {

@@ -156,7 +156,8 @@ fn a_press_without_a_new_mark_is_answered_and_the_game_goes_on() {
 }
 
 #[test]
-fn two_new_marks_at_once_void_the_game_and_count_it_abandoned() {
+fn two_new_marks_at_once_that_the_person_says_are_both_theirs_void_the_game_and_count_it_abandoned()
+{
     let mut rig = Rig::new(Strategy::Random, 10);
     let (a, b) = (Cell { row: 0, col: 0 }, Cell { row: 1, col: 2 });
     rig.human.turns.push_back(Turn::Mark(vec![a, b]));
@@ -164,12 +165,73 @@ fn two_new_marks_at_once_void_the_game_and_count_it_abandoned() {
     assert_done(&ending);
     assert_eq!(games[0].result, GameResult::Abandoned);
     assert!(games[0].moves.is_empty());
+    // Asked first which was theirs; they answered that they drew both.
+    assert_eq!(rig.human.asked_which, vec![(vec![a, b], a)]);
+    assert_eq!(rig.screens.titled("Which is yours?").len(), 1);
     let said = rig.screens.titled("Game void");
     assert_eq!(
         said[0].paragraphs[0],
         "I saw new marks at square 1 (top left) and square 6 (middle right): one at a time, please."
     );
     assert_eq!(rig.scoreboard().level("hard").abandoned, 1);
+    rig.assert_safe();
+}
+
+#[test]
+fn a_stray_mark_beside_the_move_is_asked_about_taken_as_paper_and_the_game_goes_on() {
+    let mut rig = Rig::new(Strategy::Random, 10);
+    // The person's X in the middle right square, and a slip of the pen in the top left.
+    let (stray, mine) = (Cell { row: 0, col: 0 }, Cell { row: 1, col: 2 });
+    rig.human.turns.push_back(Turn::WithStrays {
+        mark: Some(mine),
+        strays: vec![stray],
+    });
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::Human, 1, 10);
+    assert_done(&ending);
+    assert_ne!(games[0].result, GameResult::Abandoned);
+    assert_eq!(games[0].moves.first(), Some(&(Mark::X, mine)));
+    // Offered the top left first, the person pressed right, then centre at their own square;
+    // the stray square, paper from then on, was never seen as a new mark again.
+    assert_eq!(
+        rig.human.asked_which,
+        vec![(vec![stray, mine], stray), (vec![stray, mine], mine)]
+    );
+    let asked = rig.screens.titled("Which is yours?");
+    assert_eq!(
+        asked[0].paragraphs,
+        vec![
+            "I see new marks at square 1 (top left) and square 6 (middle right).",
+            "Yours: square 1 (top left)?",
+            "Left, right: another. Centre: yes. Up: none is mine. Down: I drew more than one.",
+        ]
+    );
+    assert!(rig.screens.titled("Game void").is_empty());
+    rig.assert_safe();
+}
+
+#[test]
+fn ink_in_two_squares_that_the_person_says_is_not_theirs_is_taken_as_paper_and_they_are_asked_again(
+) {
+    let mut rig = Rig::new(Strategy::Random, 11);
+    let (a, b) = (Cell { row: 0, col: 2 }, Cell { row: 2, col: 0 });
+    rig.human.turns.push_back(Turn::WithStrays {
+        mark: None,
+        strays: vec![a, b],
+    });
+    let (games, ending) = rig.play(&Difficulty::hard(), FirstMove::Human, 1, 11);
+    assert_done(&ending);
+    assert_ne!(games[0].result, GameResult::Abandoned);
+    // Up, none is theirs: both squares are paper now, the board read again at once shows no
+    // new mark, and the person is asked for their move as before.
+    assert_eq!(rig.human.asked_which, vec![(vec![a, b], a)]);
+    let titles: Vec<String> = rig.screens.all().into_iter().map(|v| v.title).collect();
+    let asked = titles.iter().position(|t| t == "Which is yours?").unwrap();
+    assert_eq!(
+        titles[asked + 1..asked + 3],
+        ["Reading the board", "No new mark"],
+        "{titles:?}"
+    );
+    assert!(rig.screens.titled("Game void").is_empty());
     rig.assert_safe();
 }
 

@@ -7,6 +7,7 @@
 
 mod sheet;
 mod turns;
+mod which_is_yours;
 
 use super::journal::GameJournal;
 use super::{Flow, Program, Stop};
@@ -173,7 +174,7 @@ impl Program<'_> {
     pub(super) fn play_on(
         &mut self,
         difficulty: &Difficulty,
-        blank: BlankPaper,
+        mut blank: BlankPaper,
         mut board: Board,
         mut journal: GameJournal,
         started: Duration,
@@ -183,7 +184,7 @@ impl Program<'_> {
             difficulty: difficulty.clone(),
             human,
         };
-        let finish = self.turns(&players, &blank, &mut board, &mut journal);
+        let finish = self.turns(&players, &mut blank, &mut board, &mut journal);
         let finish = match finish {
             Ok(finish) => finish,
             Err(Stop::Idle) => {
@@ -279,7 +280,7 @@ impl Program<'_> {
     pub(super) fn turns(
         &mut self,
         players: &Players,
-        blank: &BlankPaper,
+        blank: &mut BlankPaper,
         board: &mut Board,
         journal: &mut GameJournal,
     ) -> Flow<Finish> {
@@ -292,7 +293,7 @@ impl Program<'_> {
             };
             match players {
                 Players::AgainstRobot { difficulty, human } if mark != *human => {
-                    let cell = self.robot_turn(difficulty, mark, board)?;
+                    let cell = self.robot_turn(difficulty, mark, board, blank)?;
                     *board = board.play(cell).context("the robot's move")?;
                     journal.moves.push(cell);
                     self.keep_journal(journal);
@@ -304,6 +305,7 @@ impl Program<'_> {
                         Ok(cell) => {
                             *board = board.play(cell).context("the human's move")?;
                             journal.moves.push(cell);
+                            journal.keep_blank(blank);
                             self.keep_journal(journal);
                             // The next person draws next: out of their way. (The robot's own
                             // move, or the game's end, moves the carriage on from the read.)

@@ -1,6 +1,7 @@
 //! A turn each: the person's mark read off the paper (looked at again, and asked about, when
 //! the robot is not sure), and the robot's move drawn and its ink confirmed.
 
+use super::which_is_yours::Answer;
 use super::Unconfirmed;
 use crate::ai::Difficulty;
 use crate::app::{Flow, Program};
@@ -42,12 +43,14 @@ impl PendingPicture {
 
 impl Program<'_> {
     /// Shows `asked`, waits for a person to draw `mark` and reads it: the square, or `Err`
-    /// with the squares where several new marks were seen.
+    /// with the squares where several new marks were seen and the person said more than one
+    /// was theirs (see `which_is_yours`; a square they say is not theirs is taken as paper in
+    /// `blank`).
     pub(super) fn human_turn(
         &mut self,
         asked: View,
         human: Mark,
-        blank: &BlankPaper,
+        blank: &mut BlankPaper,
         board: &Board,
         unconfirmed: &mut Vec<Unconfirmed>,
     ) -> Flow<Result<Cell, Vec<Cell>>> {
@@ -208,19 +211,33 @@ impl Program<'_> {
                         if let Some(picture) = unkept.take() {
                             picture.keep();
                         }
-                        if self.check_the_grid_is_where_it_was(board, &cells)? {
+                        let inked: Vec<Cell> =
+                            cells.iter().chain(&blank.stray_ink).copied().collect();
+                        if self.check_the_grid_is_where_it_was(board, &inked)? {
                             read_again = true;
                             continue;
                         }
+                    }
+                    if let Some(picture) = unkept.take() {
+                        picture.keep();
+                    }
+                    // Seen twice, and no grid moved: the person knows which is theirs.
+                    match self.ask_which_is_yours(board, &cells, &readings, blank)? {
+                        Answer::Mine(cell) => {
+                            self.panel.cue(Cue::MoveSeen);
+                            return Ok(Ok(cell));
+                        }
+                        Answer::NoneOfThem => {
+                            read_again = true;
+                            continue;
+                        }
+                        Answer::MoreThanOne => {}
                     }
                     self.panel.cue(Cue::Invalid);
                     log::warn!(
                         "new marks at {}, seen on two reads: the game is void",
                         self.list(&cells)
                     );
-                    if let Some(picture) = unkept.take() {
-                        picture.keep();
-                    }
                     return Ok(Err(cells));
                 }
             }
@@ -328,6 +345,7 @@ impl Program<'_> {
         difficulty: &Difficulty,
         mark: Mark,
         board: &Board,
+        blank: &BlankPaper,
     ) -> Flow<Cell> {
         self.panel.activity(Activity::Busy);
         self.panel
@@ -361,7 +379,7 @@ impl Program<'_> {
             .with_board(&after),
         );
         self.panel.say(&speech::my_move(cell, board.rules().size()));
-        self.check_the_grid_is_where_it_was(board, &[])?;
+        self.check_the_grid_is_where_it_was(board, &blank.stray_ink)?;
         let geometry = self.gantry.config().board.clone();
         let began = self.gantry.clock().now();
         self.gantry.draw(&plan::mark(&geometry, cell, mark))?;

@@ -90,6 +90,12 @@ impl SquareReading {
             .any(|l| l.local_sigmas.max(l.mean_sigmas) >= HINT_SIGMAS)
     }
 
+    /// How much darker than its paper the square read along its centre line on the read's
+    /// first look, in the light that look measured (a share): its looks begin with that one.
+    pub fn darker_than_its_paper(&self) -> Option<f64> {
+        self.looks.first().map(|look| look.mean_depth)
+    }
+
     /// The reading in words: "blank 70 %, noise 1.2 %; centre line 12 samples 4.0° apart: 38 %
     /// darker; ...: marked".
     pub fn describe(&self) -> String {

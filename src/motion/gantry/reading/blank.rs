@@ -100,17 +100,37 @@ pub struct BlankPaper {
     pub size: usize,
     /// Row by row.
     pub squares: Vec<BlankSquare>,
+    /// Squares whose paper holds ink that is no one's move (see [`BlankPaper::take_as_paper`]):
+    /// paper to read marks against, but no place to cross a grid line, whose fit the ink would
+    /// pull.
+    pub stray_ink: Vec<Cell>,
 }
 
 impl BlankPaper {
     /// The paper of a board of side `size`, from its squares row by row; `None` when they are
     /// not `size` x `size`.
     pub fn new(size: usize, squares: Vec<BlankSquare>) -> Option<BlankPaper> {
-        (squares.len() == size * size).then_some(BlankPaper { size, squares })
+        (squares.len() == size * size).then_some(BlankPaper {
+            size,
+            squares,
+            stray_ink: Vec::new(),
+        })
     }
 
     pub fn of(&self, cell: Cell) -> BlankSquare {
         self.squares[cell.index(self.size)]
+    }
+
+    /// Takes `cell`'s paper as it reads now, `darker` (a share) under its level in the light
+    /// it was read in: a person has said the ink the robot saw there is not a mark of theirs (a
+    /// slip of the pen, a smudge, a lamp's dim corner), so it is paper from now on, and a mark
+    /// drawn there later shows against it. Its level stays as sure as it was.
+    pub fn take_as_paper(&mut self, cell: Cell, darker: f64) {
+        let square = &mut self.squares[cell.index(self.size)];
+        square.level *= 1.0 - darker.clamp(0.0, 0.9);
+        if !self.stray_ink.contains(&cell) {
+            self.stray_ink.push(cell);
+        }
     }
 
     /// Each square's level, rounded to whole percent, row by row.
@@ -356,7 +376,12 @@ impl Gantry {
                 });
             }
         }
-        self.blank_in_one_light(BlankPaper { size, squares }, second, drift)
+        let first = BlankPaper {
+            size,
+            squares,
+            stray_ink: Vec::new(),
+        };
+        self.blank_in_one_light(first, second, drift)
     }
 
     /// Times the sensor on `rows`, a read of the squares, with `noise`, the noise their paper
