@@ -43,14 +43,16 @@ pub struct GameJournal {
 
 impl GameJournal {
     pub fn new(level: &str, human: Mark, blank: &BlankPaper) -> GameJournal {
-        GameJournal {
+        let mut journal = GameJournal {
             format: FORMAT.to_string(),
             level: level.to_string(),
             human,
             moves: Vec::new(),
-            blank: blank.squares.iter().map(|s| (s.level, s.noise)).collect(),
-            stray_ink: blank.stray_ink.clone(),
-        }
+            blank: Vec::new(),
+            stray_ink: Vec::new(),
+        };
+        journal.keep_blank(blank);
+        journal
     }
 
     /// Keeps `blank` as the game's blank paper: a square the person said holds no mark of
