@@ -460,19 +460,29 @@ fn a_lamp_switched_on_during_a_long_read_of_the_blank_paper_has_it_read_again() 
 
 #[test]
 fn a_long_read_of_the_blank_paper_in_a_steep_drift_is_held_to_one_moments_light() {
-    // The harsh room (seed 7, an O by ballpoint in each square in turn under the 6 mm spot
-    // with no noise, every 20 ms): the lamp came on during the blank read's second read, which
-    // was read again, over 19 s, while the drift took 10 % off the light. Snaking along the
-    // rows, its squares lay up to 1.7 % either side of the plane the two reads are held to,
-    // and the levels kept it: two O's were missed and two boards read again. The still reads
-    // along the way measured the drift, and each square is now brought to one moment's light.
+    // The harsh room, an O by ballpoint in each square in turn under the 6 mm spot with no
+    // noise, every 20 ms, over twelve draws of the world (seeds 1 to 12). Traced under seed 7
+    // (session 36): the lamp came on during the blank read's second read, which was read
+    // again over 19 s while the drift took 10 % off the light. Snaking along the rows, its
+    // squares lay up to 1.7 % either side of the plane the two reads are held to, and the
+    // levels kept it: two O's were missed and two boards read again. The still reads along the
+    // way measured the drift, and each square is now brought to one moment's light. Which world
+    // meets a long read depends on when the set-up's reads fall against the lamp and the drift,
+    // so the test holds a rate: measured, 107 and 108 O's of 108 seen and 5 and 4 boards read
+    // again (two builds whose set-ups differ by half a second), against 104 and 100 seen and 21
+    // and 24 read again with the drift left in the levels.
     let condition = in_the_harsh_room(pen_named("ballpoint"), 6.0, 0.0, 20);
-    let row = read_everywhere(HandMark::Ring, condition, 7).unwrap();
-    assert!(row.false_marks.is_empty(), "{}", row.evidence.join("\n"));
-    assert_eq!(row.seen, 9, "{}", row.evidence.join("\n"));
-    assert!(
-        row.read_again.is_empty(),
-        "read again: {:?}",
-        row.read_again
-    );
+    let (mut seen, mut read_again) = (0, 0);
+    for seed in 1..=12 {
+        let row = read_everywhere(HandMark::Ring, condition, seed).unwrap();
+        assert!(
+            row.false_marks.is_empty(),
+            "seed {seed}: {}",
+            row.evidence.join("\n")
+        );
+        seen += row.seen;
+        read_again += row.read_again.len();
+    }
+    assert!(seen >= 106, "{seen} O's of 108 seen");
+    assert!(read_again <= 10, "{read_again} boards of 108 read again");
 }

@@ -15,7 +15,8 @@ const SETTLED_DEG: i32 = 2;
 
 /// A leg whose run has ended off its target has arrived once this many readings in a row find
 /// it still: a motor swinging back through its target is still for a reading at the end of
-/// its swing, not for five.
+/// its swing, not for five. The pen going down has touched the paper once as many find it
+/// still inside its contact band (see [`LegWatch::judge`]).
 const STILL_OFF_TARGET_READINGS: u32 = 5;
 
 /// One axis's part of a move in progress.
@@ -115,6 +116,9 @@ pub struct LegWatch {
     overshot_deg: i32,
     /// How many readings in a row have found the motor within a degree of the last.
     still_readings: u32,
+    /// Whether some reading has found the motor more than a degree from the last: it has
+    /// moved, so a stillness since is its stopping, not its start.
+    moved: bool,
 }
 
 impl LegWatch {
@@ -126,6 +130,7 @@ impl LegWatch {
             last_at_deg: None,
             overshot_deg: 0,
             still_readings: 0,
+            moved: false,
         }
     }
 
@@ -175,10 +180,9 @@ impl LegWatch {
                 .overshot_deg
                 .max((at_deg - leg.target_deg) * leg.direction);
         }
-        let still = self
-            .last_at_deg
-            .replace(at_deg)
-            .is_some_and(|last| (at_deg - last).abs() <= 1);
+        let last = self.last_at_deg.replace(at_deg);
+        let still = last.is_some_and(|last| (at_deg - last).abs() <= 1);
+        self.moved |= last.is_some() && !still;
         self.still_readings = if still { self.still_readings + 1 } else { 0 };
         // Off its target but still for a while, it is held there (friction against a hold that
         // pushes a few percent of duty a degree): waiting longer would change nothing.
@@ -188,6 +192,15 @@ impl LegWatch {
                     || self.still_readings >= STILL_OFF_TARGET_READINGS));
         if (!state.running && settled) || close {
             return LegVerdict::Arrived;
+        }
+        // The pen that has come down and stopped inside its band is on the paper: stopping
+        // there is meeting it. The stall judge would first wait out its guard against a start
+        // from rest and then half its window, 0.18 s of every pen-down that changes nothing.
+        let in_band = leg
+            .touch_down_band_deg
+            .is_some_and(|band| (0..=band).contains(&(leg.target_deg - at_deg)));
+        if in_band && self.moved && self.still_readings >= STILL_OFF_TARGET_READINGS {
+            return LegVerdict::TouchedDown;
         }
         if elapsed >= self.ignore_start && self.stillness.update(now, at_deg, state.stalled) {
             return match leg.touch_down_band_deg {
@@ -439,6 +452,26 @@ mod tests {
                 band_deg: 8
             }
         );
+    }
+
+    #[test]
+    fn the_pen_come_down_and_still_inside_its_band_has_touched_down_after_five_readings() {
+        let down = Leg {
+            axis: Axis::Pen,
+            touch_down_band_deg: Some(8),
+            ..leg(30)
+        };
+        // Down at 200 deg/s onto paper 4 degrees above the set depth, there at 130 ms: five
+        // readings still, 180 ms into the leg, before the stall judge's guard has passed.
+        let (ms, verdict) = watch(LegWatch::new(down, &settings()), |ms| {
+            ((ms as i32 / 5).min(26), RUNNING)
+        });
+        assert_eq!((ms, verdict), (180, LegVerdict::TouchedDown));
+        // A pen that never moved is still for its start, not on the paper: the stall judge
+        // decides, once its guard has passed.
+        let (ms, verdict) = watch(LegWatch::new(down, &settings()), |_| (26, RUNNING));
+        assert_eq!(verdict, LegVerdict::TouchedDown);
+        assert!(ms > settings().ignore_start_ms, "{ms} ms");
     }
 
     fn seconds(d: Duration) -> f64 {
