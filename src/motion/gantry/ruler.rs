@@ -4,7 +4,7 @@
 //! skipping teeth on a worn rack: re-homing puts it right) or the sheet has moved (re-homing
 //! does not: the robot stops and says by how much and which way).
 
-use super::line_crossing::Look;
+use super::line_crossing::{Look, Settled};
 use super::{Gantry, Result};
 use crate::config::{Axis, AxisPoint};
 use crate::game::Cell;
@@ -335,7 +335,7 @@ impl Gantry {
             let (at, across_deg) = self.crossing_place(axis, line, across);
             let found = self.guarded(|g| {
                 g.move_pen(0)?;
-                g.cross_line(axis, at, across_deg, Look::JustDrawn)
+                g.cross_line(axis, at, across_deg, Look::JustDrawn, None)
             })?;
             drawn.lines.push((axis, line, found));
         }
@@ -453,8 +453,9 @@ impl Gantry {
                     continue;
                 };
                 let (at, across_deg) = g.crossing_place(axis, line, across);
+                let settled = g.where_a_check_expects(axis, line);
                 let found = g
-                    .cross_line(axis, at, across_deg, Look::Check)?
+                    .cross_line(axis, at, across_deg, Look::Check, settled)?
                     .map(|deg| LineOffset { line, across, deg });
                 match axis {
                     Axis::Columns => place.columns = found,
@@ -462,6 +463,30 @@ impl Gantry {
                 }
             }
             Ok(place)
+        })
+    }
+}
+
+impl Gantry {
+    /// Where a check expects `axis`'s line `line` if nothing has moved since the squares last
+    /// followed the grid, and within what a measure leaves the squares where they are
+    /// ([`LOOK_AGAIN_BEYOND_MM`]); `None` for a line with no measure to hold it against.
+    fn where_a_check_expects(&self, axis: Axis, line: usize) -> Option<Settled> {
+        let then = self.grid_as_drawn.as_ref()?.held_against(axis, line)?;
+        let followed = self.squares_followed_by();
+        let (kept, within) = match axis {
+            Axis::Columns => (
+                followed.columns,
+                self.config.scale().columns_deg(LOOK_AGAIN_BEYOND_MM),
+            ),
+            _ => (
+                followed.rows,
+                self.config.scale().rows_deg(LOOK_AGAIN_BEYOND_MM),
+            ),
+        };
+        Some(Settled {
+            offset_deg: then + f64::from(kept),
+            within_deg: within,
         })
     }
 }
