@@ -370,3 +370,39 @@ impl Gantry {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fix(at_deg: f64, uncertainty_deg: f64) -> LineFix {
+        LineFix {
+            at_deg,
+            depth_percent: 9.0,
+            sigmas: 20.0,
+            uncertainty_deg,
+        }
+    }
+
+    #[test]
+    fn a_check_settles_only_where_the_fit_leaves_the_line_surely_inside_the_do_nothing_band() {
+        // The line drawn at 120 deg, expected 1 deg beyond it, measures within 4 deg changing
+        // nothing.
+        let settled = Settled {
+            offset_deg: 1.0,
+            within_deg: 4.0,
+        };
+        // Half a degree off, placed to 0.8 degrees: 0.5 + 3 x 0.8 is inside.
+        assert!(settled.holds(fix(121.5, 0.8), 120, 1.0));
+        // As far off, placed no better than 1.5 degrees: 0.5 + 3 x 1.5 is not.
+        assert!(!settled.holds(fix(121.5, 1.5), 120, 1.0));
+        // Placed to 0.8 degrees from readings that held each measurement four times: the
+        // fit's deviation is twice what it says, and it is not inside either.
+        assert!(!settled.holds(fix(121.5, 0.8), 120, 4.0));
+        // Well placed, 3.9 deg from where it is expected: 3.9 + 3 x 0.1 is past the band, a
+        // measure that may call for a look again, and it goes on.
+        assert!(!settled.holds(fix(124.9, 0.1), 120, 1.0));
+        // Either side alike.
+        assert!(settled.holds(fix(119.5, 0.2), 120, 1.0));
+    }
+}
