@@ -87,7 +87,8 @@ const MOST_PASSES: usize = 4;
 
 /// A crossing is crossed again (the second pass at half speed, the rest at that) until the fit
 /// says its line is placed to within this, one standard deviation in mm (see
-/// [`LineFix::uncertainty_deg`]), or [`MOST_PASSES`] are done; the blank read's crossings,
+/// [`LineFix::uncertainty_deg`]), or a check's fit leaves the line surely where nothing is to be
+/// done ([`Settled`]), or [`MOST_PASSES`] are done; the blank read's crossings,
 /// which every later check is held against, to half of it. The fit's own figure is optimistic
 /// (it knows nothing of the readings' ages): asking 0.25 mm of every crossing left checks 0.5
 /// mm rms from the blank read's measure under the 12 mm spot; asking 0.12 mm, and 0.06 mm of
@@ -328,11 +329,11 @@ impl Gantry {
                 beyond_search = true;
                 break;
             }
-            if fix.is_some_and(|f| f.sigmas >= RULER_SIGMAS && f.uncertainty_deg <= precise_deg) {
-                break;
-            }
+            // Placed to the precision asked, or, for a check, surely where nothing is to be done.
             if fix.is_some_and(|f| {
-                f.sigmas >= RULER_SIGMAS && settled.is_some_and(|s| s.holds(f, line_deg, repeats))
+                f.sigmas >= RULER_SIGMAS
+                    && (f.uncertainty_deg <= precise_deg
+                        || settled.is_some_and(|s| s.holds(f, line_deg, repeats)))
             }) {
                 break;
             }

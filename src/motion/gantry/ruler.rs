@@ -465,9 +465,7 @@ impl Gantry {
             Ok(place)
         })
     }
-}
 
-impl Gantry {
     /// Where a check expects `axis`'s line `line` if nothing has moved since the squares last
     /// followed the grid, and within what a measure leaves the squares where they are
     /// ([`LOOK_AGAIN_BEYOND_MM`]); `None` for a line with no measure to hold it against.
