@@ -90,6 +90,14 @@ pub enum MotionError {
     )]
     NoInk { darkest_percent: u8 },
     #[error(
+        "the colour sensor did not see the grid's lines where it had just found them: check \
+         that the sensor is held firmly and set sensing.sensor_offset_deg (measured as \
+         {{\"columns\": {}, \"rows\": {}}})",
+        offset.columns,
+        offset.rows
+    )]
+    SensorNotFound { offset: AxisPoint },
+    #[error(
         "the sheet has moved {mm:.1} mm ({deg} deg) along the {axis}, {} its end stop, \
          since the grid was drawn (re-homing did not bring the grid back): put the sheet back \
          where the grid lines up, or start a new game on a fresh sheet",

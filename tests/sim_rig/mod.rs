@@ -77,10 +77,23 @@ impl Rig {
 
     /// The robot `config` describes, in a simulated world of `settings`.
     pub fn of(config: RobotConfig, settings: SimSettings, strategy: Strategy, seed: u64) -> Rig {
+        let body = SimBody::as_configured(&config);
+        Rig::built(config, &body, settings, strategy, seed)
+    }
+
+    /// The robot `config` believes in, built as `body` (a sensor mounted elsewhere, a travel
+    /// measured short), in a simulated world of `settings`.
+    pub fn built(
+        config: RobotConfig,
+        body: &SimBody,
+        settings: SimSettings,
+        strategy: Strategy,
+        seed: u64,
+    ) -> Rig {
         config
             .validate()
             .expect("the rig's config is one the program accepts");
-        let sim = SimRobot::new(&SimBody::as_configured(&config), &settings);
+        let sim = SimRobot::new(body, &settings);
         let folder = tempfile::tempdir().unwrap();
         let scores = ScoreFile::new(folder.path().join("scoreboard.json"));
         let human = ScriptedHuman::new(

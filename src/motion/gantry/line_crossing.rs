@@ -16,7 +16,7 @@ const SEARCH_SHARE_OF_SQUARE: f64 = 0.25;
 /// A fit at the edge of the first search is looked for again up to this share of a square, in
 /// the same readings: a sheet knocked 6 mm (with the default 21 mm squares and 12 mm spot) is
 /// inside it, and the neighbouring line, a whole square away, outside.
-const WIDE_SEARCH_SHARE_OF_SQUARE: f64 = 0.4;
+pub(super) const WIDE_SEARCH_SHARE_OF_SQUARE: f64 = 0.4;
 
 /// Just after drawing, a line is looked for this far either side of where the pen was sent,
 /// in mm: the pen's own placing error is under a millimetre (measured: drawn lines lie 0 to

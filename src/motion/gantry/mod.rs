@@ -23,6 +23,7 @@ use line_crossing::JUST_DRAWN_SEARCH_MM;
 mod reading;
 pub mod ruler;
 mod safe_stop;
+mod sensor_place;
 mod travel;
 
 pub use homing::HomingReport;

@@ -311,7 +311,11 @@ impl Gantry {
     /// s (two to four passes out and back), and the four of a 3 x 3 grid took 13.4 to 14.6 s
     /// of the 32.5 s a person waited for their first move (docs/figures.md). A check that must
     /// cross the other line holds it against this one ([`GridAsDrawn::held_against`]).
-    pub(super) fn note_grid_as_drawn(&mut self) -> Result<()> {
+    ///
+    /// A line not found near where the pen drew it is looked for again more widely (see
+    /// `sensor_place`): true when that found the sensor elsewhere than configured, and the
+    /// blank read, placed by the old figure, must be taken again.
+    pub(super) fn note_grid_as_drawn(&mut self) -> Result<bool> {
         // Which line is crossed must not lean on an earlier sheet's measures.
         self.grid_as_drawn = None;
         let every = self.all_squares();
@@ -328,16 +332,27 @@ impl Gantry {
             Some(_) => &[Axis::Rows],
             None => &[Axis::Columns, Axis::Rows],
         };
+        let mut sensor_moved = false;
         for &axis in crossed {
             let Some((line, across)) = self.clean_crossing(axis, &every) else {
                 continue;
             };
             let (at, across_deg) = self.crossing_place(axis, line, across);
-            let found = self.guarded(|g| {
+            let (found, elsewhere) = self.guarded(|g| {
                 g.move_pen(0)?;
-                g.cross_line(axis, at, across_deg, Look::JustDrawn, None)
+                match g.cross_line(axis, at, across_deg, Look::JustDrawn, None)? {
+                    Some(found) => Ok((Some(found), false)),
+                    None => g.find_the_sensor_on(axis, at, across_deg),
+                }
             })?;
+            if elsewhere {
+                sensor_moved = true;
+                continue;
+            }
             drawn.lines.push((axis, line, found));
+        }
+        if sensor_moved {
+            return Ok(true);
         }
         log::info!(
             "the grid as drawn, against where the pen was sent: {}{}",
@@ -350,7 +365,7 @@ impl Gantry {
             }
         );
         self.grid_as_drawn = Some(drawn);
-        Ok(())
+        Ok(false)
     }
 
     /// Where the blank read found the grid's lines, once it has.

@@ -273,11 +273,25 @@ impl Gantry {
     /// read once the grid is drawn, at twelve fresh readings a square. A slow read of its own, as
     /// before session 16, took 10 s of the 39 s a person waited for their first move on the
     /// simulator, and its levels were no surer than two reads' together.
+    ///
+    /// When the ruler finds the sensor elsewhere than configured (see `sensor_place`), every
+    /// window was placed by the wrong figure: the paper is read again, from its first read, by
+    /// the measured one.
     pub fn read_blank_grid(&mut self) -> Result<BlankPaper> {
         let began = self.clock().now();
-        let blank = self.blank_readings(true)?;
-        let swept = self.clock().now();
-        self.note_grid_as_drawn()?;
+        let mut blank = self.blank_readings(true)?;
+        let mut swept = self.clock().now();
+        if self.note_grid_as_drawn()? {
+            log::info!("reading the blank paper again where the sensor truly looks");
+            self.sheet_read = None;
+            blank = self.blank_readings(true)?;
+            swept = self.clock().now();
+            if self.note_grid_as_drawn()? {
+                return Err(MotionError::SensorNotFound {
+                    offset: self.sensor_offset_deg(),
+                });
+            }
+        }
         log::info!(
             "the blank read took {:.1} s: the squares' paper (read again, to hold it to one \
              light with the sheet's check) and the sensor held still {:.1} s, the ruler's \
