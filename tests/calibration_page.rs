@@ -38,10 +38,10 @@ fn calibrated_from_the_buttons_the_kept_findings_are_written_and_the_old_robot_j
     written.pen.down_deg = 34;
     let (mut rig, path) = rig_with_a_robot_json(&written);
     let before = std::fs::read_to_string(&path).unwrap();
-    // Five findings (two axes, the pen, the spot, the mark): centre keeps each that has a
+    // Six findings (two axes, the pen, the spot, the sensor's place, the mark): centre keeps each that has a
     // change; then back to the setup, up, up.
     let mut keys = TO_CALIBRATION.to_vec();
-    keys.extend([Key::Centre; 5]);
+    keys.extend([Key::Centre; 6]);
     keys.extend([Key::Centre, Key::Up, Key::Up]);
     rig.human.keys = keys.into();
     let ending = rig.program(4).run_menu();
@@ -56,6 +56,7 @@ fn calibrated_from_the_buttons_the_kept_findings_are_written_and_the_old_robot_j
         "Rows travel",
         "The pen",
         "The sensor's spot",
+        "The sensor's place",
         "Your mark",
         "Calibrated",
     ] {
@@ -91,7 +92,7 @@ fn findings_left_with_another_button_are_not_written() {
     let (mut rig, path) = rig_with_a_robot_json(&written);
     let before = std::fs::read_to_string(&path).unwrap();
     let mut keys = TO_CALIBRATION.to_vec();
-    keys.extend([Key::Down; 5]);
+    keys.extend([Key::Down; 6]);
     keys.extend([Key::Centre, Key::Up, Key::Up]);
     rig.human.keys = keys.into();
     assert_done(&rig.program(4).run_menu());
@@ -154,7 +155,7 @@ fn a_first_start_without_robot_json_offers_calibration_and_another_button_skips_
     rig.settings.without_robot_config = true;
     rig.settings.robot_config_file = Some(path.clone());
     let mut keys = vec![Key::Centre];
-    keys.extend([Key::Centre; 5]);
+    keys.extend([Key::Centre; 6]);
     keys.extend([Key::Centre, Key::Up]);
     rig.human.keys = keys.into();
     assert_done(&rig.program(4).run_menu());

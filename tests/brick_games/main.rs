@@ -188,6 +188,7 @@ fn from_the_buttons_alone_a_first_start_calibrates_the_robot_to_the_end_and_a_la
         "[Rows travel]",
         "[The pen]",
         "[The sensor's spot]",
+        "[The sensor's place]",
         "[Your mark]",
     ] {
         run.wait_for(&[topic], SCREEN);

@@ -4,7 +4,7 @@
 //! change; `calibrate` on a terminal prints the same suggestions as JSON to paste.
 
 use super::{Calibration, MARK_SQUARE};
-use crate::config::RobotConfig;
+use crate::config::{AxisPoint, RobotConfig};
 use crate::motion::Axis;
 
 /// How far short of its measured far stop an axis's travel is set, so the carriage never
@@ -22,6 +22,8 @@ pub enum Change {
     SpotMm(f64),
     /// `sensing.mark_contrast_percent`.
     MarkContrastPercent(u8),
+    /// `sensing.sensor_offset_deg`.
+    SensorOffsetDeg(AxisPoint),
 }
 
 impl Change {
@@ -33,6 +35,7 @@ impl Change {
             Change::PenDownDeg(deg) => config.pen.down_deg = deg,
             Change::SpotMm(mm) => config.sensing.spot_mm = mm,
             Change::MarkContrastPercent(percent) => config.sensing.mark_contrast_percent = percent,
+            Change::SensorOffsetDeg(at) => config.sensing.sensor_offset_deg = at,
         }
     }
 
@@ -54,6 +57,13 @@ impl Change {
                 "sensing.mark_contrast_percent {percent} (now {})",
                 config.sensing.mark_contrast_percent
             ),
+            Change::SensorOffsetDeg(at) => {
+                let now = config.sensing.sensor_offset_deg;
+                format!(
+                    "sensing.sensor_offset_deg {}, {} (now {}, {})",
+                    at.columns, at.rows, now.columns, now.rows
+                )
+            }
         }
     }
 }
@@ -120,6 +130,7 @@ impl Calibration {
             },
         });
         findings.push(self.spot_finding());
+        findings.push(self.sensor_place_finding());
         findings.push(self.contrast_finding(config));
         findings
     }
@@ -160,6 +171,25 @@ impl Calibration {
             topic: "The sensor's spot",
             measured,
             verdict: self.spot_verdict(),
+        }
+    }
+
+    /// Where the grid's lines showed the sensor beside the pen, against the configured place
+    /// (not the gantry's, which already reads by what they showed).
+    fn sensor_place_finding(&self) -> Finding {
+        let (found, configured) = (self.sensor_offset_deg, self.configured_sensor_offset_deg);
+        Finding {
+            topic: "The sensor's place",
+            measured: format!(
+                "The grid's lines show the sensor {} deg along the columns axis and {} deg \
+                 along the rows axis from the pen.",
+                found.columns, found.rows
+            ),
+            verdict: if found == configured {
+                Verdict::Agrees
+            } else {
+                Verdict::Change(Change::SensorOffsetDeg(found))
+            },
         }
     }
 
@@ -247,10 +277,35 @@ mod tests {
             "{:?}",
             verdicts[3]
         );
+        assert_eq!(verdicts[4], Verdict::Agrees, "the sensor where configured");
         assert!(matches!(
-            verdicts[4],
+            verdicts[5],
             Verdict::Change(Change::MarkContrastPercent(_))
         ));
+    }
+
+    #[test]
+    fn a_sensor_the_grid_showed_elsewhere_is_suggested_at_its_measured_place() {
+        let config = RobotConfig::default();
+        let mut measured = calibration(70, 40.0);
+        measured.sensor_offset_deg = AxisPoint::new(160, -3);
+        let found = measured
+            .findings(&config)
+            .into_iter()
+            .find(|f| f.topic == "The sensor's place")
+            .expect("a finding of the sensor's place");
+        assert_eq!(
+            found.verdict,
+            Verdict::Change(Change::SensorOffsetDeg(AxisPoint::new(160, -3)))
+        );
+        let kept = apply(&config, &[Change::SensorOffsetDeg(AxisPoint::new(160, -3))]).unwrap();
+        assert_eq!(kept.sensing.sensor_offset_deg, AxisPoint::new(160, -3));
+        let report = measured.render(520, 340);
+        assert!(
+            report
+                .contains("\"sensor_offset_deg\": {\"columns\": 160, \"rows\": -3}} (now 170, 0)"),
+            "{report}"
+        );
     }
 
     #[test]

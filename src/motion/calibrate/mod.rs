@@ -4,7 +4,7 @@
 use super::gantry::ReadSpread;
 use super::sensing::{self, EyeMeasure, Sample};
 use super::{Axis, Gantry, MotionError};
-use crate::config::{RobotConfig, SensingConfig};
+use crate::config::{AxisPoint, RobotConfig, SensingConfig};
 use crate::game::Cell;
 use crate::physical::PENS;
 use std::fmt::Write as _;
@@ -47,6 +47,11 @@ pub struct Calibration {
     pub eye: Result<EyeMeasure, String>,
     /// `sensing.spot_mm` as configured.
     pub configured_spot_mm: f64,
+    /// Where the colour sensor sits beside the pen, as the grid's lines showed it (the
+    /// configured place unless they showed it elsewhere: see `gantry::sensor_place`), and
+    /// `sensing.sensor_offset_deg` as configured.
+    pub sensor_offset_deg: AxisPoint,
+    pub configured_sensor_offset_deg: AxisPoint,
 }
 
 impl Calibration {
@@ -199,6 +204,23 @@ impl Calibration {
                 let _ = writeln!(out, "The eye was not measured: {why}.");
             }
         }
+        let (found, configured) = (self.sensor_offset_deg, self.configured_sensor_offset_deg);
+        let _ = if found == configured {
+            writeln!(
+                out,
+                "The grid's lines lie where the sensor was sent to see them: \
+                 sensing.sensor_offset_deg ({}, {}) agrees.",
+                configured.columns, configured.rows
+            )
+        } else {
+            writeln!(
+                out,
+                "The grid's lines showed the sensor elsewhere beside the pen.\n  Suggested: \
+                 \"sensing\": {{\"sensor_offset_deg\": {{\"columns\": {}, \"rows\": {}}}}} (now \
+                 {}, {}).",
+                found.columns, found.rows, configured.columns, configured.rows
+            )
+        };
     }
 }
 
@@ -316,6 +338,7 @@ pub fn calibrate(
     let pen_contact_deg = gantry.measure_pen_contact()?;
     step(Step::DrawingGrid);
     let configured_spot_mm = gantry.config().sensing.spot_mm;
+    let configured_sensor_offset_deg = gantry.sensor_offset_deg();
     // The grid is the eye's target. A pen that leaves no ink (the very thing calibration may
     // be finding out) leaves the eye unmeasured, not the rest of calibration undone.
     gantry.draw_grid()?;
@@ -371,6 +394,8 @@ pub fn calibrate(
         mark_samples,
         eye,
         configured_spot_mm,
+        sensor_offset_deg: gantry.sensor_offset_deg(),
+        configured_sensor_offset_deg,
     })
 }
 
@@ -396,6 +421,8 @@ pub(crate) mod tests {
             mark_samples: Vec::new(),
             eye: Err("no grid in this test".to_string()),
             configured_spot_mm: 12.0,
+            sensor_offset_deg: AxisPoint::new(170, 0),
+            configured_sensor_offset_deg: AxisPoint::new(170, 0),
         }
     }
 
