@@ -176,7 +176,7 @@ impl Calibration {
 
     /// Where the grid's lines showed the sensor beside the pen, against the configured place
     /// (not the gantry's, which already reads by what they showed).
-    fn sensor_place_finding(&self) -> Finding {
+    pub(super) fn sensor_place_finding(&self) -> Finding {
         let (found, configured) = (self.sensor_offset_deg, self.configured_sensor_offset_deg);
         Finding {
             topic: "The sensor's place",

@@ -204,22 +204,21 @@ impl Calibration {
                 let _ = writeln!(out, "The eye was not measured: {why}.");
             }
         }
-        let (found, configured) = (self.sensor_offset_deg, self.configured_sensor_offset_deg);
-        let _ = if found == configured {
-            writeln!(
-                out,
-                "The grid's lines lie where the sensor was sent to see them: \
-                 sensing.sensor_offset_deg ({}, {}) agrees.",
-                configured.columns, configured.rows
-            )
-        } else {
-            writeln!(
+        let configured = self.configured_sensor_offset_deg;
+        let _ = match self.sensor_place_finding().verdict {
+            Verdict::Change(Change::SensorOffsetDeg(found)) => writeln!(
                 out,
                 "The grid's lines showed the sensor elsewhere beside the pen.\n  Suggested: \
                  \"sensing\": {{\"sensor_offset_deg\": {{\"columns\": {}, \"rows\": {}}}}} (now \
                  {}, {}).",
                 found.columns, found.rows, configured.columns, configured.rows
-            )
+            ),
+            _ => writeln!(
+                out,
+                "The grid's lines lie where the sensor was sent to see them: \
+                 sensing.sensor_offset_deg ({}, {}) agrees.",
+                configured.columns, configured.rows
+            ),
         };
     }
 }

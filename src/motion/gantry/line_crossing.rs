@@ -234,6 +234,16 @@ impl Gantry {
         }
     }
 
+    /// How far either side of where the pen drew it a just-drawn line of `axis` is looked
+    /// for, in its degrees ([`JUST_DRAWN_SEARCH_MM`]).
+    pub(super) fn just_drawn_search_deg(&self, axis: Axis) -> f64 {
+        let scale = self.config.scale();
+        match axis {
+            Axis::Columns => scale.columns_deg(JUST_DRAWN_SEARCH_MM),
+            _ => scale.rows_deg(JUST_DRAWN_SEARCH_MM),
+        }
+    }
+
     /// Sweeps across the line of `axis` at `line_deg`, out and back, the other axis at
     /// `across_deg`, and fits the line to every reading so far: the line's offset from
     /// `line_deg` once the fit is sure. Noisy readings under a wide spot leave it unsure after
@@ -255,11 +265,7 @@ impl Gantry {
         let square = f64::from(self.config.board.square_deg);
         let (search, wide) = match look {
             Look::JustDrawn => {
-                let scale = self.config.scale();
-                let near = match axis {
-                    Axis::Columns => scale.columns_deg(JUST_DRAWN_SEARCH_MM),
-                    _ => scale.rows_deg(JUST_DRAWN_SEARCH_MM),
-                };
+                let near = self.just_drawn_search_deg(axis);
                 (near, near)
             }
             Look::Check => (

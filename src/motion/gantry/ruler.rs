@@ -424,7 +424,7 @@ impl Gantry {
         format!("{}{both}", if deg < 0.0 { "-" } else { "+" })
     }
 
-    fn axis_mm(&self, axis: Axis, deg: f64) -> f64 {
+    pub(super) fn axis_mm(&self, axis: Axis, deg: f64) -> f64 {
         let scale = self.config.scale();
         match axis {
             Axis::Columns => scale.columns_mm(deg),

@@ -9,14 +9,14 @@
 //! along the rows axis did the same, and the opposite ways played a game of misread squares.
 //! Up to 20 degrees (4 mm) either way the games played as configured.
 //!
-//! The pen's lines are where the pen was sent (to within 4 degrees, `JUST_DRAWN_SEARCH_MM`), so
+//! The pen's lines are where the pen was sent (to within 4 degrees; see `JUST_DRAWN_SEARCH_MM`), so
 //! a line the sensor sees elsewhere shows where the sensor is: seen `f` degrees beyond where it
 //! was drawn, the sensor lies `f` degrees further from the pen than configured. Only when the
 //! just-drawn search finds no line is it looked for again as widely as a check looks (to 0.4 of
 //! a square either side, and that far either side again, short of half a square): a sensor
 //! where the config puts it costs the set-up nothing more.
 
-use super::line_crossing::{Look, JUST_DRAWN_SEARCH_MM, WIDE_SEARCH_SHARE_OF_SQUARE};
+use super::line_crossing::{Look, WIDE_SEARCH_SHARE_OF_SQUARE};
 use super::{Gantry, Result};
 use crate::config::Axis;
 
@@ -52,12 +52,7 @@ impl Gantry {
         let Some(seen) = seen else {
             return Ok((None, false));
         };
-        let scale = self.config.scale();
-        let near = match axis {
-            Axis::Columns => scale.columns_deg(JUST_DRAWN_SEARCH_MM),
-            _ => scale.rows_deg(JUST_DRAWN_SEARCH_MM),
-        };
-        if seen.abs() <= near {
+        if seen.abs() <= self.just_drawn_search_deg(axis) {
             return Ok((Some(seen), false));
         }
         let by = seen.round() as i32;
@@ -68,10 +63,7 @@ impl Gantry {
             _ => offset.rows += by,
         }
         let now = *offset;
-        let mm = match axis {
-            Axis::Columns => scale.columns_mm(seen.abs()),
-            _ => scale.rows_mm(seen.abs()),
-        };
+        let mm = self.axis_mm(axis, seen.abs());
         log::warn!(
             "the grid's {axis} line shows {mm:.1} mm ({:.0} deg) {} where the pen drew it: the \
              colour sensor sits that far from where sensing.sensor_offset_deg puts it \
